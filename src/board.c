@@ -1,0 +1,522 @@
+/* board.c — piece placement, make/unmake, FEN and the draw rules. */
+#include "board.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zobrist.h"
+
+static const char PIECE_LETTERS[] = "PNBRQKpnbrqk";
+
+/* castling_keep[s]: the rights that survive a move from or to square s. */
+static uint8_t castling_keep[SQUARE_NB];
+
+void chess_init(void)
+{
+    bitboard_init();
+    attacks_init();
+    zobrist_init();
+    for (Square s = A1; s < SQUARE_NB; s++)
+        castling_keep[s] = ALL_CASTLING;
+    castling_keep[E1] &= ~(WHITE_OO | WHITE_OOO);
+    castling_keep[H1] &= ~WHITE_OO;
+    castling_keep[A1] &= ~WHITE_OOO;
+    castling_keep[E8] &= ~(BLACK_OO | BLACK_OOO);
+    castling_keep[H8] &= ~BLACK_OO;
+    castling_keep[A8] &= ~BLACK_OOO;
+}
+
+static void put_piece(Board *b, Piece p, Square s)
+{
+    b->squares[s] = (uint8_t)p;
+    b->by_type[piece_type(p)] |= square_bb(s);
+    b->by_color[piece_color(p)] |= square_bb(s);
+}
+
+static void remove_piece(Board *b, Square s)
+{
+    Piece p = board_piece_on(b, s);
+    b->by_type[piece_type(p)] ^= square_bb(s);
+    b->by_color[piece_color(p)] ^= square_bb(s);
+    b->squares[s] = NO_PIECE;
+}
+
+static void move_piece(Board *b, Square from, Square to)
+{
+    Piece p = board_piece_on(b, from);
+    Bitboard both = square_bb(from) | square_bb(to);
+    b->by_type[piece_type(p)] ^= both;
+    b->by_color[piece_color(p)] ^= both;
+    b->squares[from] = NO_PIECE;
+    b->squares[to] = (uint8_t)p;
+}
+
+Bitboard board_attackers_to(const Board *b, Square s, Bitboard occupied)
+{
+    Bitboard rooks = b->by_type[ROOK] | b->by_type[QUEEN];
+    Bitboard bishops = b->by_type[BISHOP] | b->by_type[QUEEN];
+    return (pawn_attacks[BLACK][s] & board_pieces(b, WHITE, PAWN))
+         | (pawn_attacks[WHITE][s] & board_pieces(b, BLACK, PAWN))
+         | (knight_attacks[s] & b->by_type[KNIGHT])
+         | (king_attacks[s] & b->by_type[KING])
+         | (rook_attacks(s, occupied) & rooks)
+         | (bishop_attacks(s, occupied) & bishops);
+}
+
+bool board_square_attacked(const Board *b, Square s, Color by)
+{
+    return (board_attackers_to(b, s, board_occupied(b)) & b->by_color[by]) != 0;
+}
+
+static Bitboard compute_checkers(const Board *b)
+{
+    Color us = b->side;
+    return board_attackers_to(b, board_king(b, us), board_occupied(b)) & b->by_color[color_flip(us)];
+}
+
+/* Would the side to move's pawn on `from` taking en passant on `ep` leave its
+ * own king safe? Decided by playing it on the occupancy: this also catches
+ * the pawn pair pinned along the king's rank. */
+static bool en_passant_is_legal(const Board *b, Square from, Square ep)
+{
+    Color us = b->side, them = color_flip(us);
+    Square captured = (Square)(ep - pawn_push(us));
+    Square king = board_king(b, us);
+    Bitboard occupied = (board_occupied(b) ^ square_bb(from) ^ square_bb(captured)) | square_bb(ep);
+    Bitboard rooks = (b->by_type[ROOK] | b->by_type[QUEEN]) & b->by_color[them];
+    Bitboard bishops = (b->by_type[BISHOP] | b->by_type[QUEEN]) & b->by_color[them];
+    Bitboard leaper_checkers = board_checkers(b) & ~square_bb(captured) & ~rooks & ~bishops;
+    return !leaper_checkers
+        && !(rook_attacks(king, occupied) & rooks)
+        && !(bishop_attacks(king, occupied) & bishops);
+}
+
+/* The e.p. square to record after a double push to `ep` by the side that just
+ * moved: kept only when the side now to move has a legal capture there. */
+static Square useful_en_passant(const Board *b, Square ep)
+{
+    Bitboard capturers = pawn_attacks[color_flip(b->side)][ep] & board_pieces(b, b->side, PAWN);
+    while (capturers)
+        if (en_passant_is_legal(b, pop_lsb(&capturers), ep))
+            return ep;
+    return NO_SQUARE;
+}
+
+Key board_compute_key(const Board *b)
+{
+    const BoardState *st = board_state(b);
+    Key key = zobrist_castling[st->castling];
+    for (Bitboard occ = board_occupied(b); occ;) {
+        Square s = pop_lsb(&occ);
+        key ^= zobrist_piece[board_piece_on(b, s)][s];
+    }
+    if (st->ep_square != NO_SQUARE)
+        key ^= zobrist_en_passant[square_file((Square)st->ep_square)];
+    if (b->side == BLACK)
+        key ^= zobrist_side;
+    return key;
+}
+
+static void castling_rook_squares(Square king_to, Square *rook_from, Square *rook_to)
+{
+    bool kingside = square_file(king_to) == 6;
+    int rank = square_rank(king_to);
+    *rook_from = make_square(kingside ? 7 : 0, rank);
+    *rook_to = make_square(kingside ? 5 : 3, rank);
+}
+
+void board_make_move(Board *b, Move m)
+{
+    const BoardState *prev = board_state(b);
+    BoardState *st = &b->states[++b->state_index];
+    Color us = b->side, them = color_flip(us);
+    Square from = move_from(m), to = move_to(m);
+    Piece piece = board_piece_on(b, from);
+    Key key = prev->key ^ zobrist_side;
+
+    st->move = m;
+    st->rule50 = prev->rule50 + 1;
+    st->plies_from_null = prev->plies_from_null + 1;
+    st->ep_square = NO_SQUARE;
+    if (prev->ep_square != NO_SQUARE)
+        key ^= zobrist_en_passant[square_file((Square)prev->ep_square)];
+
+    if (move_kind(m) == MOVE_CASTLING) {
+        Square rook_from, rook_to;
+        castling_rook_squares(to, &rook_from, &rook_to);
+        move_piece(b, rook_from, rook_to);
+        key ^= zobrist_piece[make_piece(us, ROOK)][rook_from] ^ zobrist_piece[make_piece(us, ROOK)][rook_to];
+    }
+
+    Square captured_on = move_kind(m) == MOVE_EN_PASSANT ? (Square)(to - pawn_push(us)) : to;
+    Piece captured = move_kind(m) == MOVE_CASTLING ? NO_PIECE : board_piece_on(b, captured_on);
+    st->captured = (uint8_t)captured;
+    if (captured != NO_PIECE) {
+        remove_piece(b, captured_on);
+        key ^= zobrist_piece[captured][captured_on];
+        st->rule50 = 0;
+    }
+
+    move_piece(b, from, to);
+    key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to];
+
+    if (piece_type(piece) == PAWN) {
+        st->rule50 = 0;
+        if (move_kind(m) == MOVE_PROMOTION) {
+            Piece promoted = make_piece(us, move_promotion(m));
+            remove_piece(b, to);
+            put_piece(b, promoted, to);
+            key ^= zobrist_piece[piece][to] ^ zobrist_piece[promoted][to];
+        }
+    }
+
+    st->castling = prev->castling & castling_keep[from] & castling_keep[to];
+    key ^= zobrist_castling[prev->castling ^ st->castling];
+
+    b->side = them;
+    b->game_ply++;
+    st->checkers = compute_checkers(b); /* before the e.p. test, which needs it */
+    if (piece_type(piece) == PAWN && (to ^ from) == 16) {
+        st->ep_square = (uint8_t)useful_en_passant(b, (Square)((from + to) / 2));
+        if (st->ep_square != NO_SQUARE)
+            key ^= zobrist_en_passant[square_file(to)];
+    }
+    st->key = key;
+}
+
+void board_unmake_move(Board *b)
+{
+    const BoardState *st = board_state(b);
+    Move m = st->move;
+    Square from = move_from(m), to = move_to(m);
+    Color us = color_flip(b->side);
+
+    if (move_kind(m) == MOVE_PROMOTION) {
+        remove_piece(b, to);
+        put_piece(b, make_piece(us, PAWN), to);
+    }
+    move_piece(b, to, from);
+    if (move_kind(m) == MOVE_CASTLING) {
+        Square rook_from, rook_to;
+        castling_rook_squares(to, &rook_from, &rook_to);
+        move_piece(b, rook_to, rook_from);
+    }
+    if (st->captured != NO_PIECE) {
+        Square captured_on = move_kind(m) == MOVE_EN_PASSANT ? (Square)(to - pawn_push(us)) : to;
+        put_piece(b, (Piece)st->captured, captured_on);
+    }
+    b->side = us;
+    b->game_ply--;
+    b->state_index--;
+}
+
+/* A null move passes the turn; the search uses it to test whether the
+ * position is so good that even doing nothing keeps it above beta. */
+void board_make_null(Board *b)
+{
+    const BoardState *prev = board_state(b);
+    BoardState *st = &b->states[++b->state_index];
+    *st = *prev;
+    st->move = MOVE_NULL;
+    st->captured = NO_PIECE;
+    st->rule50 = prev->rule50 + 1;
+    st->plies_from_null = 0;
+    st->key ^= zobrist_side;
+    if (prev->ep_square != NO_SQUARE) {
+        st->key ^= zobrist_en_passant[square_file((Square)prev->ep_square)];
+        st->ep_square = NO_SQUARE;
+    }
+    b->side = color_flip(b->side);
+    b->game_ply++;
+    st->checkers = 0; /* never made while in check */
+}
+
+void board_unmake_null(Board *b)
+{
+    b->side = color_flip(b->side);
+    b->game_ply--;
+    b->state_index--;
+}
+
+void board_trim_history(Board *b)
+{
+    if (b->state_index < MAX_HISTORY - MAX_PLY - 8)
+        return;
+    int drop = b->state_index - HISTORY_KEEP;
+    memmove(b->states, b->states + drop, sizeof(BoardState) * (size_t)(HISTORY_KEEP + 1));
+    b->state_index = HISTORY_KEEP;
+}
+
+/* ---- Draw rules ---------------------------------------------------------- */
+
+/* Counts earlier occurrences of the current position. Only positions with
+ * the same side to move, after the last irreversible move and the last null
+ * move, can repeat. */
+int board_repetitions(const Board *b)
+{
+    const BoardState *st = board_state(b);
+    int reach = st->rule50 < st->plies_from_null ? st->rule50 : st->plies_from_null;
+    if (reach > b->state_index)
+        reach = b->state_index;
+    int count = 0;
+    for (int back = 4; back <= reach; back += 2)
+        if (b->states[b->state_index - back].key == st->key)
+            count++;
+    return count;
+}
+
+/* A draw for the search: one repetition inside the search tree (the side
+ * that can avoid it would), or a third occurrence counting the game history. */
+bool board_is_repetition_draw(const Board *b, int ply_from_root)
+{
+    const BoardState *st = board_state(b);
+    int reach = st->rule50 < st->plies_from_null ? st->rule50 : st->plies_from_null;
+    if (reach > b->state_index)
+        reach = b->state_index;
+    int count = 0;
+    for (int back = 4; back <= reach; back += 2)
+        if (b->states[b->state_index - back].key == st->key) {
+            if (back < ply_from_root || ++count == 2)
+                return true;
+        }
+    return false;
+}
+
+bool board_is_fifty_move_draw(const Board *b)
+{
+    return board_state(b)->rule50 >= 100;
+}
+
+/* Positions where no sequence of legal moves can give mate: bare kings, a
+ * single minor piece, or only bishops that all stand on one colour. */
+bool board_insufficient_material(const Board *b)
+{
+    if (b->by_type[PAWN] | b->by_type[ROOK] | b->by_type[QUEEN])
+        return false;
+    Bitboard minors = b->by_type[KNIGHT] | b->by_type[BISHOP];
+    if (popcount(minors) <= 1)
+        return true;
+    if (b->by_type[KNIGHT])
+        return false;
+    Bitboard bishops = b->by_type[BISHOP];
+    return !(bishops & DARK_SQUARES_BB) || !(bishops & ~DARK_SQUARES_BB);
+}
+
+/* ---- FEN ----------------------------------------------------------------- */
+
+static bool fen_error(char *error, size_t size, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(error, size, format, args);
+    va_end(args);
+    return false;
+}
+
+static bool parse_placement(Board *b, const char *text, char *error, size_t esize)
+{
+    int rank = 7, file = 0;
+    for (const char *c = text; *c; c++) {
+        if (*c == '/') {
+            if (file != 8)
+                return fen_error(error, esize, "rank %d has %d squares, not 8", rank + 1, file);
+            if (--rank < 0)
+                return fen_error(error, esize, "more than 8 ranks");
+            file = 0;
+        } else if (*c >= '1' && *c <= '8') {
+            file += *c - '0';
+            if (file > 8)
+                return fen_error(error, esize, "rank %d has more than 8 squares", rank + 1);
+        } else {
+            const char *letter = strchr(PIECE_LETTERS, *c);
+            if (!letter)
+                return fen_error(error, esize, "bad piece letter '%c'", *c);
+            if (file > 7)
+                return fen_error(error, esize, "rank %d has more than 8 squares", rank + 1);
+            put_piece(b, (Piece)(letter - PIECE_LETTERS), make_square(file++, rank));
+        }
+    }
+    if (rank != 0)
+        return fen_error(error, esize, "only %d ranks, not 8", 8 - rank);
+    if (file != 8)
+        return fen_error(error, esize, "rank 1 has %d squares, not 8", file);
+    return true;
+}
+
+static bool check_material(const Board *b, char *error, size_t esize)
+{
+    static const char *NAMES[] = { "White", "Black" };
+    for (Color c = WHITE; c <= BLACK; c++) {
+        int kings = popcount(board_pieces(b, c, KING));
+        if (kings != 1)
+            return fen_error(error, esize, "%s has %d kings, not 1", NAMES[c], kings);
+        if (popcount(board_pieces(b, c, PAWN)) > 8)
+            return fen_error(error, esize, "%s has more than 8 pawns", NAMES[c]);
+        if (popcount(b->by_color[c]) > 16)
+            return fen_error(error, esize, "%s has more than 16 pieces", NAMES[c]);
+    }
+    if (b->by_type[PAWN] & (RANK_1_BB | RANK_8_BB))
+        return fen_error(error, esize, "a pawn stands on the first or last rank");
+    return true;
+}
+
+static bool parse_castling(Board *b, const char *text, char *error, size_t esize)
+{
+    BoardState *st = &b->states[0];
+    st->castling = 0;
+    if (strcmp(text, "-") == 0)
+        return true;
+    static const struct { char letter; int right; Piece king; Square king_sq; Piece rook; Square rook_sq; } RIGHTS[] = {
+        { 'K', WHITE_OO, W_KING, E1, W_ROOK, H1 }, { 'Q', WHITE_OOO, W_KING, E1, W_ROOK, A1 },
+        { 'k', BLACK_OO, B_KING, E8, B_ROOK, H8 }, { 'q', BLACK_OOO, B_KING, E8, B_ROOK, A8 },
+    };
+    for (const char *c = text; *c; c++) {
+        int i = 0;
+        while (i < 4 && RIGHTS[i].letter != *c)
+            i++;
+        if (i == 4)
+            return fen_error(error, esize, "bad castling letter '%c'", *c);
+        if (st->castling & RIGHTS[i].right)
+            return fen_error(error, esize, "castling right '%c' given twice", *c);
+        if (board_piece_on(b, RIGHTS[i].king_sq) != RIGHTS[i].king
+            || board_piece_on(b, RIGHTS[i].rook_sq) != RIGHTS[i].rook)
+            return fen_error(error, esize, "castling right '%c' without king and rook on their squares", *c);
+        st->castling |= (uint8_t)RIGHTS[i].right;
+    }
+    return true;
+}
+
+/* An e.p. square must be behind a pawn that could just have made a double
+ * step; if it is possible but no capture is legal, it is dropped. */
+static bool parse_en_passant(Board *b, const char *text, char *error, size_t esize)
+{
+    BoardState *st = &b->states[0];
+    st->ep_square = NO_SQUARE;
+    if (strcmp(text, "-") == 0)
+        return true;
+    if (strlen(text) != 2 || text[0] < 'a' || text[0] > 'h' || text[1] < '1' || text[1] > '8')
+        return fen_error(error, esize, "bad en passant square '%s'", text);
+    Square ep = make_square(text[0] - 'a', text[1] - '1');
+    Color us = b->side, them = color_flip(us);
+    Square pushed = (Square)(ep - pawn_push(us)), origin = (Square)(ep + pawn_push(us));
+    if (square_rank(ep) != rank_relative(us, 5)
+        || board_piece_on(b, pushed) != make_piece(them, PAWN)
+        || board_piece_on(b, ep) != NO_PIECE || board_piece_on(b, origin) != NO_PIECE)
+        return fen_error(error, esize, "en passant square %s is impossible here", text);
+    st->ep_square = (uint8_t)useful_en_passant(b, ep);
+    return true;
+}
+
+static bool parse_counter(const char *text, long min, long max, long *value)
+{
+    char *end;
+    if (!isdigit((unsigned char)text[0]))
+        return false;
+    *value = strtol(text, &end, 10);
+    return *end == '\0' && *value >= min && *value <= max;
+}
+
+/* Fills a cleared board from the split FEN fields, checking each. */
+static bool parse_fields(Board *b, char **fields, int count, char *error, size_t esize)
+{
+    if (!parse_placement(b, fields[0], error, esize) || !check_material(b, error, esize))
+        return false;
+
+    if (strcmp(fields[1], "w") != 0 && strcmp(fields[1], "b") != 0)
+        return fen_error(error, esize, "side to move '%s' is not 'w' or 'b'", fields[1]);
+    b->side = fields[1][0] == 'w' ? WHITE : BLACK;
+    if (board_square_attacked(b, board_king(b, color_flip(b->side)), b->side))
+        return fen_error(error, esize, "the side not to move is in check");
+
+    BoardState *st = &b->states[0];
+    st->checkers = compute_checkers(b);
+    if (!parse_castling(b, fields[2], error, esize) || !parse_en_passant(b, fields[3], error, esize))
+        return false;
+
+    long rule50 = 0, fullmove = 1;
+    if (count > 4 && !parse_counter(fields[4], 0, 150, &rule50))
+        return fen_error(error, esize, "halfmove clock '%s' is not a number from 0 to 150", fields[4]);
+    if (count > 5 && !parse_counter(fields[5], 1, 9999, &fullmove))
+        return fen_error(error, esize, "move number '%s' is not a number from 1 to 9999", fields[5]);
+    st->rule50 = (uint16_t)rule50;
+    st->plies_from_null = 0;
+    st->captured = NO_PIECE;
+    st->move = MOVE_NONE;
+    b->game_ply = 2 * ((int)fullmove - 1) + (b->side == BLACK);
+    st->key = board_compute_key(b);
+    return true;
+}
+
+bool board_set_fen(Board *out, const char *fen, char *error, size_t esize)
+{
+    char copy[256];
+    if (strlen(fen) >= sizeof copy)
+        return fen_error(error, esize, "FEN too long");
+    strcpy(copy, fen);
+    char *fields[6], *save = NULL;
+    int count = 0;
+    for (char *tok = strtok_r(copy, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+        if (count == 6)
+            return fen_error(error, esize, "more than 6 fields");
+        fields[count++] = tok;
+    }
+    if (count < 4)
+        return fen_error(error, esize, "%d fields; a FEN needs 4 to 6", count);
+
+    /* Parse into a scratch board so that a bad FEN changes nothing. Only the
+     * first state record matters, so the copy back is short. */
+    Board *scratch = calloc(1, sizeof *scratch);
+    if (!scratch)
+        return fen_error(error, esize, "out of memory");
+    memset(scratch->squares, NO_PIECE, sizeof scratch->squares);
+    bool ok = parse_fields(scratch, fields, count, error, esize);
+    if (ok)
+        memcpy(out, scratch, offsetof(Board, states) + sizeof(BoardState));
+    free(scratch);
+    return ok;
+}
+
+void board_get_fen(const Board *b, char *out, size_t size)
+{
+    char text[128];
+    int n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            Piece p = board_piece_on(b, make_square(file, rank));
+            if (p == NO_PIECE) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                text[n++] = (char)('0' + empty);
+            empty = 0;
+            text[n++] = PIECE_LETTERS[p];
+        }
+        if (empty)
+            text[n++] = (char)('0' + empty);
+        if (rank)
+            text[n++] = '/';
+    }
+    text[n++] = ' ';
+    text[n++] = b->side == WHITE ? 'w' : 'b';
+    text[n++] = ' ';
+    const BoardState *st = board_state(b);
+    if (!st->castling)
+        text[n++] = '-';
+    for (int i = 0; i < 4; i++)
+        if (st->castling & (1 << i))
+            text[n++] = "KQkq"[i];
+    text[n++] = ' ';
+    if (st->ep_square == NO_SQUARE)
+        text[n++] = '-';
+    else {
+        text[n++] = (char)('a' + square_file((Square)st->ep_square));
+        text[n++] = (char)('1' + square_rank((Square)st->ep_square));
+    }
+    snprintf(text + n, sizeof text - (size_t)n, " %d %d", st->rule50, board_fullmove(b));
+    snprintf(out, size, "%s", text);
+}

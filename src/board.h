@@ -1,0 +1,85 @@
+#pragma once
+/*
+ * board.h — a chess position and the history that led to it.
+ *
+ * The position is held twice over: bitboards by piece type and by colour
+ * (for fast set operations) and a mailbox (for "what stands on square s").
+ * Everything a move destroys — castling rights, en passant square, the
+ * fifty-move counter, the captured piece, the key — lives in a BoardState
+ * record; a move pushes a new record and unmake pops it, so make/unmake is
+ * exact and the records double as the game history for repetition checks.
+ *
+ * The en passant square is kept only when a legal en passant capture really
+ * exists. Two positions that differ only in a useless e.p. square are the
+ * same position by the rules of chess, and must have the same key.
+ */
+#include <stddef.h>
+
+#include "attacks.h"
+#include "types.h"
+
+/* Records kept for one line of play: a long game plus a full search. When a
+ * game gets longer, board_trim_history() drops the oldest records, keeping
+ * more than the fifty-move window that repetition detection needs. */
+enum { MAX_HISTORY = 1024 + MAX_PLY, HISTORY_KEEP = 128 };
+
+typedef struct {
+    Key key;
+    Bitboard checkers;   /* enemy pieces giving check to the side to move */
+    Move move;           /* the move that led to this state */
+    uint8_t castling;
+    uint8_t ep_square;   /* NO_SQUARE unless an e.p. capture is legal */
+    uint8_t captured;    /* Piece taken by `move`, or NO_PIECE */
+    uint16_t rule50;     /* plies since the last capture or pawn move */
+    uint16_t plies_from_null;
+} BoardState;
+
+typedef struct {
+    Bitboard by_type[PIECE_TYPE_NB];
+    Bitboard by_color[COLOR_NB];
+    uint8_t squares[SQUARE_NB]; /* Piece on each square, or NO_PIECE */
+    Color side;
+    int game_ply;    /* plies since the start of the game (gives the move number) */
+    int state_index; /* current record in states[] */
+    BoardState states[MAX_HISTORY];
+} Board;
+
+#define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+/* Fills every start-up table (geometry, attacks, keys). Call once. */
+void chess_init(void);
+
+/* Parses a FEN. On success the board is replaced and true returned; on any
+ * error the board is left untouched and `error` says what is wrong. */
+bool board_set_fen(Board *b, const char *fen, char *error, size_t error_size);
+void board_get_fen(const Board *b, char *out, size_t out_size);
+
+void board_make_move(Board *b, Move m);
+void board_unmake_move(Board *b);
+void board_make_null(Board *b);
+void board_unmake_null(Board *b);
+void board_trim_history(Board *b);
+
+Key board_compute_key(const Board *b);
+Bitboard board_attackers_to(const Board *b, Square s, Bitboard occupied);
+bool board_square_attacked(const Board *b, Square s, Color by);
+
+/* Draw rules (the game-ending ones needing move generation are in movegen). */
+int board_repetitions(const Board *b); /* earlier occurrences of this position */
+bool board_is_repetition_draw(const Board *b, int ply_from_root);
+bool board_is_fifty_move_draw(const Board *b);
+bool board_insufficient_material(const Board *b);
+
+static inline const BoardState *board_state(const Board *b) { return &b->states[b->state_index]; }
+static inline Piece board_piece_on(const Board *b, Square s) { return (Piece)b->squares[s]; }
+static inline Bitboard board_occupied(const Board *b) { return b->by_color[WHITE] | b->by_color[BLACK]; }
+static inline Bitboard board_pieces(const Board *b, Color c, PieceType t) { return b->by_color[c] & b->by_type[t]; }
+static inline Square board_king(const Board *b, Color c) { return lsb(board_pieces(b, c, KING)); }
+static inline Key board_key(const Board *b) { return board_state(b)->key; }
+static inline Bitboard board_checkers(const Board *b) { return board_state(b)->checkers; }
+static inline bool board_in_check(const Board *b) { return board_checkers(b) != 0; }
+static inline int board_fullmove(const Board *b) { return b->game_ply / 2 + 1; }
+static inline bool board_is_capture(const Board *b, Move m)
+{
+    return board_piece_on(b, move_to(m)) != NO_PIECE || move_kind(m) == MOVE_EN_PASSANT;
+}

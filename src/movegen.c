@@ -1,0 +1,227 @@
+/* movegen.c — fully legal move generation and the game-end rules. */
+#include "movegen.h"
+
+/* What the generator works out once per position. */
+typedef struct {
+    Color us, them;
+    Square king;
+    Bitboard occupied, own, enemy;
+    Bitboard check_mask; /* squares a non-king move must go to (all if not in check) */
+    Bitboard pinned;     /* own pieces pinned to the king */
+    Bitboard targets;    /* squares allowed by the kind of generation */
+} GenContext;
+
+/* Own pieces standing alone between the king and an enemy slider. */
+static Bitboard find_pinned(const Board *b, Color us, Square king)
+{
+    Color them = color_flip(us);
+    Bitboard occupied = board_occupied(b);
+    Bitboard snipers =
+        (rook_attacks(king, 0) & (b->by_type[ROOK] | b->by_type[QUEEN]) & b->by_color[them])
+        | (bishop_attacks(king, 0) & (b->by_type[BISHOP] | b->by_type[QUEEN]) & b->by_color[them]);
+    Bitboard pinned = 0;
+    while (snipers) {
+        Bitboard blockers = between_bb[king][pop_lsb(&snipers)] & occupied;
+        if (blockers && !more_than_one(blockers))
+            pinned |= blockers & b->by_color[us];
+    }
+    return pinned;
+}
+
+/* Squares the enemy attacks with our king lifted off the board, so the king
+ * cannot step back along the line of a checking slider. */
+static Bitboard enemy_attacks(const Board *b, Color them, Bitboard occupied)
+{
+    Bitboard attacked = pawn_attacks_bb(them, board_pieces(b, them, PAWN));
+    attacked |= king_attacks[board_king(b, them)];
+    for (Bitboard n = board_pieces(b, them, KNIGHT); n;)
+        attacked |= knight_attacks[pop_lsb(&n)];
+    for (Bitboard d = (b->by_type[BISHOP] | b->by_type[QUEEN]) & b->by_color[them]; d;)
+        attacked |= bishop_attacks(pop_lsb(&d), occupied);
+    for (Bitboard r = (b->by_type[ROOK] | b->by_type[QUEEN]) & b->by_color[them]; r;)
+        attacked |= rook_attacks(pop_lsb(&r), occupied);
+    return attacked;
+}
+
+/* A pinned piece may only move along its pin ray. */
+static inline Bitboard pin_filter(const GenContext *g, Square from)
+{
+    return (g->pinned & square_bb(from)) ? line_bb[g->king][from] : ~0ULL;
+}
+
+static Move *add_promotions(Move *out, Square from, Square to, GenType type)
+{
+    /* All four promotions count as noisy: quiescence picks what it wants. */
+    if (type & GEN_NOISY)
+        for (PieceType t = QUEEN; t >= KNIGHT; t--)
+            *out++ = make_special(from, to, MOVE_PROMOTION, t);
+    return out;
+}
+
+/* Adds pawn moves whose destinations are `dests`, each reached from `to - delta`. */
+static Move *add_pawn_moves(const GenContext *g, Move *out, Bitboard dests, int delta, GenType type)
+{
+    Bitboard last_rank = rank_bb(rank_relative(g->us, 7));
+    while (dests) {
+        Square to = pop_lsb(&dests), from = (Square)(to - delta);
+        if ((g->pinned & square_bb(from)) && !(line_bb[g->king][from] & square_bb(to)))
+            continue;
+        if (square_bb(to) & last_rank)
+            out = add_promotions(out, from, to, type);
+        else
+            *out++ = make_move(from, to);
+    }
+    return out;
+}
+
+static Move *generate_en_passant(const Board *b, const GenContext *g, Move *out)
+{
+    Square ep = (Square)board_state(b)->ep_square;
+    if (ep == NO_SQUARE)
+        return out;
+    /* The e.p. square exists only if some capture is legal; which ones are is
+     * decided by playing them on the occupancy (see board.c). */
+    Square captured = (Square)(ep - pawn_push(g->us));
+    Bitboard rooks = (b->by_type[ROOK] | b->by_type[QUEEN]) & g->enemy;
+    Bitboard bishops = (b->by_type[BISHOP] | b->by_type[QUEEN]) & g->enemy;
+    for (Bitboard capturers = pawn_attacks[g->them][ep] & board_pieces(b, g->us, PAWN); capturers;) {
+        Square from = pop_lsb(&capturers);
+        Bitboard occupied = (g->occupied ^ square_bb(from) ^ square_bb(captured)) | square_bb(ep);
+        if (board_checkers(b) & ~square_bb(captured) & ~rooks & ~bishops)
+            continue;
+        if ((rook_attacks(g->king, occupied) & rooks) || (bishop_attacks(g->king, occupied) & bishops))
+            continue;
+        *out++ = make_special(from, ep, MOVE_EN_PASSANT, KNIGHT);
+    }
+    return out;
+}
+
+static Move *generate_pawn_moves(const Board *b, const GenContext *g, Move *out, GenType type)
+{
+    Color us = g->us;
+    Bitboard pawns = board_pieces(b, us, PAWN);
+    Bitboard empty = ~g->occupied;
+    Bitboard last_rank = rank_bb(rank_relative(us, 7));
+    Bitboard third_rank = rank_bb(rank_relative(us, 2));
+    int up = pawn_push(us);
+
+    Bitboard single = shift_forward(us, pawns) & empty;
+    Bitboard double_ = shift_forward(us, single & third_rank) & empty;
+    Bitboard push_mask = g->check_mask;
+    if (!(type & GEN_QUIET))
+        push_mask &= last_rank; /* noisy pushes are promotions only */
+    if (!(type & GEN_NOISY))
+        push_mask &= ~last_rank;
+    out = add_pawn_moves(g, out, single & push_mask, up, type);
+    if (type & GEN_QUIET)
+        out = add_pawn_moves(g, out, double_ & g->check_mask, 2 * up, type);
+
+    if (type & GEN_NOISY) {
+        Bitboard capture_mask = g->enemy & g->check_mask;
+        Bitboard forward = shift_forward(us, pawns);
+        out = add_pawn_moves(g, out, shift_east(forward) & capture_mask, up + 1, type);
+        out = add_pawn_moves(g, out, shift_west(forward) & capture_mask, up - 1, type);
+        out = generate_en_passant(b, g, out);
+    }
+    return out;
+}
+
+static Move *generate_piece_moves(const Board *b, const GenContext *g, Move *out, PieceType t)
+{
+    Bitboard pieces = board_pieces(b, g->us, t);
+    if (t == KNIGHT)
+        pieces &= ~g->pinned; /* a pinned knight can never move */
+    while (pieces) {
+        Square from = pop_lsb(&pieces);
+        Bitboard dests = piece_attacks(t, from, g->occupied) & g->targets & g->check_mask & pin_filter(g, from);
+        while (dests)
+            *out++ = make_move(from, pop_lsb(&dests));
+    }
+    return out;
+}
+
+/* Castling: rights kept, squares between king and rook empty, and the king
+ * neither in check nor crossing or landing on an attacked square. */
+static Move *generate_castling(const Board *b, const GenContext *g, Move *out, Bitboard attacked)
+{
+    static const struct { int right; Square king, to, rook; } CASTLES[COLOR_NB][2] = {
+        { { WHITE_OO, E1, G1, H1 }, { WHITE_OOO, E1, C1, A1 } },
+        { { BLACK_OO, E8, G8, H8 }, { BLACK_OOO, E8, C8, A8 } },
+    };
+    int rights = board_state(b)->castling;
+    for (int i = 0; i < 2; i++) {
+        const __typeof__(CASTLES[0][0]) *c = &CASTLES[g->us][i];
+        if (!(rights & c->right) || (between_bb[c->king][c->rook] & g->occupied))
+            continue;
+        if ((between_bb[c->king][c->to] | square_bb(c->to)) & attacked)
+            continue;
+        *out++ = make_special(c->king, c->to, MOVE_CASTLING, KNIGHT);
+    }
+    return out;
+}
+
+int generate_moves(const Board *b, GenType type, Move *out)
+{
+    Move *start = out;
+    GenContext g;
+    g.us = b->side;
+    g.them = color_flip(g.us);
+    g.king = board_king(b, g.us);
+    g.occupied = board_occupied(b);
+    g.own = b->by_color[g.us];
+    g.enemy = b->by_color[g.them];
+    g.targets = (type & GEN_NOISY ? g.enemy : 0) | (type & GEN_QUIET ? ~g.occupied : 0);
+
+    Bitboard attacked = enemy_attacks(b, g.them, g.occupied ^ square_bb(g.king));
+    for (Bitboard k = king_attacks[g.king] & g.targets & ~attacked; k;)
+        *out++ = make_move(g.king, pop_lsb(&k));
+
+    Bitboard checkers = board_checkers(b);
+    if (more_than_one(checkers))
+        return (int)(out - start); /* double check: only the king moves */
+    g.check_mask = checkers ? between_bb[g.king][lsb(checkers)] | checkers : ~0ULL;
+    g.pinned = find_pinned(b, g.us, g.king);
+
+    out = generate_pawn_moves(b, &g, out, type);
+    for (PieceType t = KNIGHT; t <= QUEEN; t++)
+        out = generate_piece_moves(b, &g, out, t);
+    if ((type & GEN_QUIET) && !checkers)
+        out = generate_castling(b, &g, out, attacked);
+    return (int)(out - start);
+}
+
+bool move_is_legal(const Board *b, Move m)
+{
+    MoveList list;
+    generate_legal(b, &list);
+    for (int i = 0; i < list.count; i++)
+        if (list.moves[i] == m)
+            return true;
+    return false;
+}
+
+GameStatus game_status(const Board *b)
+{
+    Move moves[MAX_MOVES];
+    if (generate_moves(b, GEN_ALL, moves) == 0)
+        return board_in_check(b) ? GAME_CHECKMATE : GAME_STALEMATE;
+    if (board_is_fifty_move_draw(b))
+        return GAME_FIFTY_MOVES;
+    if (board_repetitions(b) >= 2)
+        return GAME_THREEFOLD;
+    if (board_insufficient_material(b))
+        return GAME_INSUFFICIENT_MATERIAL;
+    return GAME_ONGOING;
+}
+
+const char *game_status_text(GameStatus status)
+{
+    switch (status) {
+    case GAME_CHECKMATE: return "checkmate";
+    case GAME_STALEMATE: return "stalemate";
+    case GAME_FIFTY_MOVES: return "fifty-move rule";
+    case GAME_THREEFOLD: return "threefold repetition";
+    case GAME_INSUFFICIENT_MATERIAL: return "insufficient material";
+    default: return "game in progress";
+    }
+}

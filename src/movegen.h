@@ -1,0 +1,40 @@
+#pragma once
+/*
+ * movegen.h — legal move generation.
+ *
+ * Every generated move is legal: pins and checks are resolved while
+ * generating (a check mask of squares that stop the check, the pin ray of
+ * each pinned piece, the enemy attack map for the king), so no move needs a
+ * make/unmake test afterwards. The search asks for noisy moves (captures
+ * and promotions, for quiescence) and quiet moves separately; together they
+ * are exactly all legal moves.
+ */
+#include "board.h"
+
+typedef enum { GEN_NOISY = 1, GEN_QUIET = 2, GEN_ALL = GEN_NOISY | GEN_QUIET } GenType;
+
+typedef struct {
+    Move moves[MAX_MOVES];
+    int count;
+} MoveList;
+
+/* Writes the legal moves of the kind asked for to `out`; returns how many. */
+int generate_moves(const Board *b, GenType type, Move *out);
+
+static inline void generate_legal(const Board *b, MoveList *list)
+{
+    list->count = generate_moves(b, GEN_ALL, list->moves);
+}
+
+/* Is m one of the legal moves here? (For moves from outside: TT, book, input.) */
+bool move_is_legal(const Board *b, Move m);
+
+typedef enum {
+    GAME_ONGOING, GAME_CHECKMATE, GAME_STALEMATE, GAME_FIFTY_MOVES,
+    GAME_THREEFOLD, GAME_INSUFFICIENT_MATERIAL
+} GameStatus;
+
+/* How the game stands by the rules; mate and stalemate take precedence over
+ * the fifty-move rule, as in the laws of chess. */
+GameStatus game_status(const Board *b);
+const char *game_status_text(GameStatus status);

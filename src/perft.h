@@ -1,0 +1,12 @@
+#pragma once
+/*
+ * perft.h — counts the leaf nodes of the legal move tree to a fixed depth,
+ * the standard test of a move generator. The last ply is counted in bulk
+ * (the length of the legal move list), as Stockfish's `go perft` does.
+ */
+#include "board.h"
+
+uint64_t perft(Board *b, int depth);
+
+/* The perft and divide sub-commands: argv holds DEPTH [FEN...]. */
+int perft_command(int argc, char **argv, bool divide);
