@@ -16,7 +16,7 @@ BUILD   ?= build
 NATIVE  := $(shell $(CC) -march=native -E -x c /dev/null >/dev/null 2>&1 && echo -march=native)
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_COMMON := -std=gnu11 $(WARN) -pthread
-RELEASE_CFLAGS := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto $(NATIVE)
+RELEASE_CFLAGS := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto=auto $(NATIVE)
 DEBUG_CFLAGS   := $(CFLAGS_COMMON) -O1 -g
 SANITIZE_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(NATIVE)
 LDLIBS  := -lm -pthread

@@ -120,6 +120,16 @@ Key board_compute_key(const Board *b)
     return key;
 }
 
+Key board_compute_pawn_key(const Board *b)
+{
+    Key key = 0;
+    for (Bitboard pawns = b->by_type[PAWN]; pawns;) {
+        Square s = pop_lsb(&pawns);
+        key ^= zobrist_piece[board_piece_on(b, s)][s];
+    }
+    return key;
+}
+
 static void castling_rook_squares(Square king_to, Square *rook_from, Square *rook_to)
 {
     bool kingside = square_file(king_to) == 6;
@@ -136,6 +146,7 @@ void board_make_move(Board *b, Move m)
     Square from = move_from(m), to = move_to(m);
     Piece piece = board_piece_on(b, from);
     Key key = prev->key ^ zobrist_side;
+    Key pawn_key = prev->pawn_key;
 
     st->move = m;
     st->rule50 = prev->rule50 + 1;
@@ -157,6 +168,8 @@ void board_make_move(Board *b, Move m)
     if (captured != NO_PIECE) {
         remove_piece(b, captured_on);
         key ^= zobrist_piece[captured][captured_on];
+        if (piece_type(captured) == PAWN)
+            pawn_key ^= zobrist_piece[captured][captured_on];
         st->rule50 = 0;
     }
 
@@ -165,11 +178,13 @@ void board_make_move(Board *b, Move m)
 
     if (piece_type(piece) == PAWN) {
         st->rule50 = 0;
+        pawn_key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to];
         if (move_kind(m) == MOVE_PROMOTION) {
             Piece promoted = make_piece(us, move_promotion(m));
             remove_piece(b, to);
             put_piece(b, promoted, to);
             key ^= zobrist_piece[piece][to] ^ zobrist_piece[promoted][to];
+            pawn_key ^= zobrist_piece[piece][to];
         }
     }
 
@@ -185,6 +200,7 @@ void board_make_move(Board *b, Move m)
             key ^= zobrist_en_passant[square_file(to)];
     }
     st->key = key;
+    st->pawn_key = pawn_key;
 }
 
 void board_unmake_move(Board *b)
@@ -447,6 +463,7 @@ static bool parse_fields(Board *b, char **fields, int count, char *error, size_t
     st->move = MOVE_NONE;
     b->game_ply = 2 * ((int)fullmove - 1) + (b->side == BLACK);
     st->key = board_compute_key(b);
+    st->pawn_key = board_compute_pawn_key(b);
     return true;
 }
 

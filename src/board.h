@@ -25,6 +25,7 @@ enum { MAX_HISTORY = 1024 + MAX_PLY, HISTORY_KEEP = 128 };
 
 typedef struct {
     Key key;
+    Key pawn_key;        /* the pawns alone: the pawn hash table's key */
     Bitboard checkers;   /* enemy pieces giving check to the side to move */
     Move move;           /* the move that led to this state */
     uint8_t castling;
@@ -61,6 +62,7 @@ void board_unmake_null(Board *b);
 void board_trim_history(Board *b);
 
 Key board_compute_key(const Board *b);
+Key board_compute_pawn_key(const Board *b);
 Bitboard board_attackers_to(const Board *b, Square s, Bitboard occupied);
 bool board_square_attacked(const Board *b, Square s, Color by);
 
@@ -76,6 +78,7 @@ static inline Bitboard board_occupied(const Board *b) { return b->by_color[WHITE
 static inline Bitboard board_pieces(const Board *b, Color c, PieceType t) { return b->by_color[c] & b->by_type[t]; }
 static inline Square board_king(const Board *b, Color c) { return lsb(board_pieces(b, c, KING)); }
 static inline Key board_key(const Board *b) { return board_state(b)->key; }
+static inline Key board_pawn_key(const Board *b) { return board_state(b)->pawn_key; }
 static inline Bitboard board_checkers(const Board *b) { return board_state(b)->checkers; }
 static inline bool board_in_check(const Board *b) { return board_checkers(b) != 0; }
 static inline int board_fullmove(const Board *b) { return b->game_ply / 2 + 1; }

@@ -1,30 +1,64 @@
-/* main.c — dispatches the sub-commands; without one, the engine starts. */
+/* main.c — dispatches the sub-commands; without one, the engine starts and
+ * the first line of input decides the protocol. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bench.h"
 #include "board.h"
+#include "engine.h"
+#include "epd.h"
+#include "eval.h"
+#include "lab.h"
+#include "options.h"
 #include "perft.h"
+#include "tokens.h"
+#include "uci.h"
 
 static void usage(void)
 {
     puts("bachess — a chess engine\n"
          "usage:\n"
-         "  bachess                 start the engine\n"
-         "  bachess perft DEPTH [FEN]   count leaf nodes of the move tree\n"
-         "  bachess divide DEPTH [FEN]  the same, per root move");
+         "  bachess                       start the engine (UCI; XBoard and console play to come)\n"
+         "  bachess perft DEPTH [FEN]     count leaf nodes of the move tree\n"
+         "  bachess divide DEPTH [FEN]    the same, per root move\n"
+         "  bachess eval [FEN]            the static evaluation, term by term\n"
+         "  bachess bench [DEPTH]         search signature: fixed positions, fixed depth\n"
+         "  bachess epd FILE [MS] [THREADS]  run an EPD test suite (bm/am)\n"
+         "  bachess lab [OPTIONS]         game-tree lab: search algorithms on synthetic trees");
+}
+
+static int run_engine(void)
+{
+    if (isatty(STDIN_FILENO))
+        puts("bachess: type 'uci' for the UCI protocol, 'quit' to leave");
+    char *first = read_line(stdin);
+    if (!first)
+        return 0;
+    return uci_loop(first);
 }
 
 int main(int argc, char **argv)
 {
     chess_init();
-    if (argc > 1 && strcmp(argv[1], "perft") == 0)
-        return perft_command(argc - 2, argv + 2, false);
-    if (argc > 1 && strcmp(argv[1], "divide") == 0)
-        return perft_command(argc - 2, argv + 2, true);
-    if (argc > 1) {
+    if (argc > 1 && (strcmp(argv[1], "perft") == 0 || strcmp(argv[1], "divide") == 0))
+        return perft_command(argc - 2, argv + 2, strcmp(argv[1], "divide") == 0);
+    if (argc > 1 && strcmp(argv[1], "eval") == 0)
+        return eval_command(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "lab") == 0)
+        return lab_command(argc - 2, argv + 2);
+    options_init();
+    engine_init();
+    int status;
+    if (argc > 1 && strcmp(argv[1], "bench") == 0)
+        status = bench_command(argc - 2, argv + 2);
+    else if (argc > 1 && strcmp(argv[1], "epd") == 0)
+        status = epd_command(argc - 2, argv + 2);
+    else if (argc > 1) {
         usage();
-        return strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ? 0 : 2;
-    }
-    usage();
-    return 0;
+        status = strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ? 0 : 2;
+    } else
+        status = run_engine();
+    engine_quit();
+    return status;
 }

@@ -190,7 +190,8 @@ int generate_moves(const Board *b, GenType type, Move *out)
     return (int)(out - start);
 }
 
-bool move_is_legal(const Board *b, Move m)
+/* Slow but sure: is m in the generated list? Used for the rare kinds. */
+static bool in_legal_list(const Board *b, Move m)
 {
     MoveList list;
     generate_legal(b, &list);
@@ -198,6 +199,86 @@ bool move_is_legal(const Board *b, Move m)
         if (list.moves[i] == m)
             return true;
     return false;
+}
+
+/* Can the piece on `from` reach `to` by the way it moves (ignoring pins)? */
+static bool reaches(const Board *b, Square from, Square to)
+{
+    Piece p = board_piece_on(b, from);
+    Color us = b->side;
+    Bitboard occupied = board_occupied(b);
+    if (piece_type(p) != PAWN)
+        return (piece_attacks(piece_type(p), from, occupied) & square_bb(to)) != 0;
+    if (square_rank(to) == rank_relative(us, 7))
+        return false; /* a pawn reaching the last rank must promote */
+    if (pawn_attacks[us][from] & b->by_color[color_flip(us)] & square_bb(to))
+        return true;
+    int up = pawn_push(us);
+    if ((int)to == (int)from + up)
+        return board_piece_on(b, to) == NO_PIECE;
+    return (int)to == (int)from + 2 * up && square_rank(from) == rank_relative(us, 1)
+        && board_piece_on(b, (Square)(from + up)) == NO_PIECE && board_piece_on(b, to) == NO_PIECE;
+}
+
+/* Is m legal here? Moves from tables (hash, killers) are checked this way
+ * before they are searched: a quick geometric test, then whether our king
+ * would be attacked once the move is played on the occupancy. */
+bool move_is_legal(const Board *b, Move m)
+{
+    if (m == MOVE_NONE || m == MOVE_NULL)
+        return false;
+    if (move_kind(m) != MOVE_NORMAL)
+        return in_legal_list(b, m);
+    if (m >> 12)
+        return false; /* a normal move carries no promotion bits */
+    Square from = move_from(m), to = move_to(m);
+    Color us = b->side, them = color_flip(us);
+    Piece p = board_piece_on(b, from);
+    if (p == NO_PIECE || piece_color(p) != us || (b->by_color[us] & square_bb(to)) || !reaches(b, from, to))
+        return false;
+    if (board_piece_on(b, to) != NO_PIECE && piece_type(board_piece_on(b, to)) == KING)
+        return false;
+
+    Bitboard occupied = (board_occupied(b) ^ square_bb(from)) | square_bb(to);
+    Bitboard enemy = b->by_color[them] & ~square_bb(to);
+    if (piece_type(p) == KING)
+        return !(board_attackers_to(b, to, occupied) & enemy);
+    Square king = board_king(b, us);
+    Bitboard sliders_d = (b->by_type[BISHOP] | b->by_type[QUEEN]) & enemy;
+    Bitboard sliders_s = (b->by_type[ROOK] | b->by_type[QUEEN]) & enemy;
+    Bitboard leaper_checkers = board_checkers(b) & ~square_bb(to) & ~sliders_d & ~sliders_s;
+    return !leaper_checkers
+        && !(bishop_attacks(king, occupied) & sliders_d)
+        && !(rook_attacks(king, occupied) & sliders_s);
+}
+
+/* Does m give check? Played on the occupancy: the moved piece's own
+ * attack (as what it becomes) and any slider it uncovers, which also
+ * covers the rook of a castling move and the pawn removed en passant. */
+bool move_gives_check(const Board *b, Move m)
+{
+    Color us = b->side;
+    Square from = move_from(m), to = move_to(m), king = board_king(b, color_flip(us));
+    PieceType type = move_kind(m) == MOVE_PROMOTION ? move_promotion(m) : piece_type(board_piece_on(b, from));
+    Bitboard occupied = (board_occupied(b) ^ square_bb(from)) | square_bb(to);
+    Bitboard diagonal = (b->by_type[BISHOP] | b->by_type[QUEEN]) & b->by_color[us] & ~square_bb(from);
+    Bitboard straight = (b->by_type[ROOK] | b->by_type[QUEEN]) & b->by_color[us] & ~square_bb(from);
+    Square attacker = to;
+    if (move_kind(m) == MOVE_EN_PASSANT)
+        occupied ^= square_bb((Square)(to - pawn_push(us)));
+    if (move_kind(m) == MOVE_CASTLING) {
+        bool kingside = square_file(to) == 6;
+        Square rook_from = make_square(kingside ? 7 : 0, square_rank(to));
+        Square rook_to = make_square(kingside ? 5 : 3, square_rank(to));
+        occupied = (occupied ^ square_bb(rook_from)) | square_bb(rook_to);
+        straight = (straight ^ square_bb(rook_from)) | square_bb(rook_to);
+        type = ROOK;
+        attacker = rook_to;
+    }
+    Bitboard direct = type == PAWN ? pawn_attacks[us][attacker] : piece_attacks(type, attacker, occupied);
+    if (type != KING && (direct & square_bb(king)))
+        return true;
+    return (bishop_attacks(king, occupied) & diagonal) || (rook_attacks(king, occupied) & straight);
 }
 
 GameStatus game_status(const Board *b)

@@ -29,6 +29,9 @@ static inline void generate_legal(const Board *b, MoveList *list)
 /* Is m one of the legal moves here? (For moves from outside: TT, book, input.) */
 bool move_is_legal(const Board *b, Move m);
 
+/* Does the legal move m give check? Computed without playing it. */
+bool move_gives_check(const Board *b, Move m);
+
 typedef enum {
     GAME_ONGOING, GAME_CHECKMATE, GAME_STALEMATE, GAME_FIFTY_MOVES,
     GAME_THREEFOLD, GAME_INSUFFICIENT_MATERIAL

@@ -1,0 +1,374 @@
+/* engine.c — the protocol-free engine core: game, threads, go/stop. */
+#include "engine.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "movegen.h"
+#include "notation.h"
+#include "options.h"
+#include "timer.h"
+#include "score.h"
+#include "tt.h"
+
+static struct {
+    Board *game;
+    Thread **threads;
+    int thread_count;
+    SearchShared shared;
+    pthread_t main_thread;
+    pthread_mutex_t lock;
+    pthread_cond_t changed; /* signalled on stop, ponderhit and search end */
+    bool searching, thread_started;
+    SearchReport client;    /* the front end's callbacks */
+    Move last_pv_move;      /* first move of the last PV reported */
+} engine;
+
+void engine_init(void)
+{
+    search_init();
+    search_options_default(&search_options);
+    engine.game = calloc(1, sizeof *engine.game);
+    char error[64];
+    board_set_fen(engine.game, START_FEN, error, sizeof error);
+    pthread_mutex_init(&engine.lock, NULL);
+    pthread_cond_init(&engine.changed, NULL);
+    atomic_init(&engine.shared.stop, false);
+    atomic_init(&engine.shared.pondering, false);
+    tt_resize(16);
+    engine_set_threads(1);
+}
+
+void engine_quit(void)
+{
+    engine_stop();
+    engine_wait();
+    for (int i = 0; i < engine.thread_count; i++)
+        free(engine.threads[i]);
+    free(engine.threads);
+    free(engine.game);
+    tt_free();
+}
+
+const Board *engine_board(void) { return engine.game; }
+int engine_thread_count(void) { return engine.thread_count; }
+
+bool engine_set_threads(int count)
+{
+    if (count < 1 || count > MAX_THREADS)
+        return false;
+    engine_wait();
+    Thread **fresh = calloc((size_t)count, sizeof *fresh);
+    if (!fresh)
+        return false;
+    for (int i = 0; i < count; i++) {
+        fresh[i] = i < engine.thread_count ? engine.threads[i] : calloc(1, sizeof(Thread));
+        if (!fresh[i]) {
+            for (int j = engine.thread_count; j < i; j++)
+                free(fresh[j]);
+            free(fresh);
+            return false;
+        }
+        fresh[i]->id = i;
+        fresh[i]->shared = &engine.shared;
+        if (i >= engine.thread_count)
+            thread_clear(fresh[i]);
+    }
+    for (int i = count; i < engine.thread_count; i++)
+        free(engine.threads[i]);
+    free(engine.threads);
+    engine.threads = fresh;
+    engine.thread_count = count;
+    return true;
+}
+
+bool engine_set_hash(size_t megabytes)
+{
+    engine_wait();
+    return megabytes >= 1 && megabytes <= MAX_HASH_MB && tt_resize(megabytes);
+}
+
+void engine_new_game(void)
+{
+    engine_wait();
+    tt_clear();
+    for (int i = 0; i < engine.thread_count; i++)
+        thread_clear(engine.threads[i]);
+}
+
+bool engine_set_position(const char *fen, char *const *moves, int move_count, char *error, size_t error_size)
+{
+    engine_wait();
+    Board *b = malloc(sizeof *b);
+    if (!b) {
+        snprintf(error, error_size, "out of memory");
+        return false;
+    }
+    if (!board_set_fen(b, fen ? fen : START_FEN, error, error_size)) {
+        free(b);
+        return false;
+    }
+    for (int i = 0; i < move_count; i++) {
+        Move m = move_from_coordinate(b, moves[i]);
+        if (m == MOVE_NONE) {
+            snprintf(error, error_size, "illegal move '%.16s' (move %d)", moves[i], i + 1);
+            free(b);
+            return false;
+        }
+        board_make_move(b, m);
+        board_trim_history(b);
+    }
+    free(engine.game);
+    engine.game = b;
+    return true;
+}
+
+void engine_play_move(Move m)
+{
+    engine_wait();
+    board_make_move(engine.game, m);
+    board_trim_history(engine.game);
+}
+
+/* ---- running a search ------------------------------------------------------ */
+
+static void forward_info(const SearchInfo *info, void *context)
+{
+    (void)context;
+    if (info->pv_length > 0 && info->bound == BOUND_EXACT && info->multipv == 1)
+        engine.last_pv_move = info->pv[0];
+    if (engine.client.on_info)
+        engine.client.on_info(info, engine.client.context);
+}
+
+static void *helper_main(void *arg)
+{
+    search_iterate((Thread *)arg);
+    return NULL;
+}
+
+/* After `go ponder` or `go infinite` the best move waits for the GUI. */
+static void wait_while_pondering_or_infinite(void)
+{
+    pthread_mutex_lock(&engine.lock);
+    while (!atomic_load(&engine.shared.stop)
+           && (atomic_load(&engine.shared.pondering) || engine.shared.limits.infinite))
+        pthread_cond_wait(&engine.changed, &engine.lock);
+    pthread_mutex_unlock(&engine.lock);
+}
+
+/* A legal reply to the best move, for pondering: from the PV or the table. */
+static Move find_ponder_move(Thread *t, Move best)
+{
+    Board *b = &t->board;
+    const RootLine *line = &t->lines[0];
+    Move ponder = line->pv_length > 1 && line->pv[0] == best ? line->pv[1] : t->ponder_move;
+    board_make_move(b, best);
+    if (!move_is_legal(b, ponder)) {
+        TTProbe tt;
+        ponder = tt_probe(board_key(b), 0, &tt) && move_is_legal(b, tt.move) ? tt.move : MOVE_NONE;
+    }
+    board_unmake_move(b);
+    return ponder;
+}
+
+/* ---- strength limit (UCI_LimitStrength / UCI_Elo) ------------------------
+ * A weaker player for people: it sees fewer nodes and misjudges its
+ * candidate moves by a random error that grows as the Elo falls, then
+ * plays the candidate that looks best to it. The Elo scale is rough. */
+enum { ELO_MIN = 800, ELO_MAX = 2800, WEAK_CANDIDATES = 4 };
+
+static bool strength_limited(void) { return option_int("UCI_LimitStrength") != 0; }
+
+static uint64_t elo_node_limit(int elo)
+{
+    return (uint64_t)(64.0 * pow(2.0, (elo - ELO_MIN) / 120.0));
+}
+
+static int random_error(int elo)
+{
+    static uint64_t state;
+    if (!state)
+        state = (uint64_t)time_now_ms() | 1;
+    int sum = 0; /* sum of uniforms: roughly normal */
+    for (int i = 0; i < 4; i++) {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        sum += (int)(state % 201) - 100;
+    }
+    return sum * (ELO_MAX - elo) / 8 / 200;
+}
+
+static Move weakened_choice(const Thread *t, Move best)
+{
+    int elo = (int)option_int("UCI_Elo"), lines = engine.shared.multipv;
+    if (lines > engine.shared.root_move_count)
+        lines = engine.shared.root_move_count;
+    int best_value = -SCORE_INFINITE;
+    for (int i = 0; i < lines; i++) {
+        if (t->lines[i].pv_length == 0)
+            continue;
+        int value = t->lines[i].score + random_error(elo);
+        if (value > best_value) {
+            best_value = value;
+            best = t->lines[i].pv[0];
+        }
+    }
+    return best;
+}
+
+static void report_best(Thread *main_thread)
+{
+    SearchShared *s = &engine.shared;
+    Move best = main_thread->best_move;
+    if (strength_limited() && !s->limits.infinite)
+        best = weakened_choice(main_thread, best);
+    if (best == MOVE_NONE || !move_is_legal(&main_thread->board, best))
+        best = s->root_move_count ? s->root_moves[0] : MOVE_NONE;
+    Move ponder = best != MOVE_NONE ? find_ponder_move(main_thread, best) : MOVE_NONE;
+    /* The best move must be the first move of the last PV shown. */
+    if (best != MOVE_NONE && best != engine.last_pv_move && engine.client.on_info) {
+        SearchInfo info = { .depth = main_thread->completed_depth > 0 ? main_thread->completed_depth : 1,
+                            .seldepth = main_thread->seldepth, .multipv = 1, .score = main_thread->best_score,
+                            .bound = BOUND_EXACT, .nodes = search_total_nodes(s),
+                            .time_ms = time_now_ms() - s->budget.start, .hashfull = tt_hashfull() };
+        info.pv[0] = best;
+        info.pv_length = 1;
+        if (ponder != MOVE_NONE)
+            info.pv[info.pv_length++] = ponder;
+        engine.client.on_info(&info, engine.client.context);
+    }
+    if (engine.client.on_bestmove)
+        engine.client.on_bestmove(best, ponder, engine.client.context);
+}
+
+/* No legal move at the root: say why (mate or stalemate) in the info. */
+static void report_no_moves(void)
+{
+    SearchShared *s = &engine.shared;
+    if (!engine.client.on_info)
+        return;
+    SearchInfo info = { .depth = 0, .multipv = 1, .bound = BOUND_EXACT,
+                        .score = board_in_check(engine.game) ? -MATE : SCORE_DRAW,
+                        .time_ms = time_now_ms() - s->budget.start };
+    engine.client.on_info(&info, engine.client.context);
+}
+
+static void *search_main(void *arg)
+{
+    (void)arg;
+    SearchShared *s = &engine.shared;
+    pthread_t helpers[MAX_THREADS];
+    for (int i = 1; i < engine.thread_count; i++)
+        pthread_create(&helpers[i], NULL, helper_main, engine.threads[i]);
+    if (s->root_move_count > 0)
+        search_iterate(engine.threads[0]);
+    else
+        report_no_moves();
+    wait_while_pondering_or_infinite();
+    atomic_store(&s->stop, true);
+    for (int i = 1; i < engine.thread_count; i++)
+        pthread_join(helpers[i], NULL);
+    report_best(engine.threads[0]);
+
+    pthread_mutex_lock(&engine.lock);
+    engine.searching = false;
+    pthread_cond_broadcast(&engine.changed);
+    pthread_mutex_unlock(&engine.lock);
+    return NULL;
+}
+
+/* The root moves: all legal moves, or those of `searchmoves` that are legal. */
+static void collect_root_moves(const SearchLimits *limits)
+{
+    SearchShared *s = &engine.shared;
+    MoveList list;
+    generate_legal(engine.game, &list);
+    s->root_move_count = 0;
+    for (int i = 0; i < list.count; i++) {
+        bool wanted = limits->search_move_count == 0;
+        for (int j = 0; j < limits->search_move_count && !wanted; j++)
+            wanted = limits->search_moves[j] == list.moves[i];
+        if (wanted)
+            s->root_moves[s->root_move_count++] = list.moves[i];
+    }
+    /* searchmoves naming no legal move: search them all rather than none. */
+    if (s->root_move_count == 0)
+        for (int i = 0; i < list.count; i++)
+            s->root_moves[s->root_move_count++] = list.moves[i];
+}
+
+void engine_go(const SearchLimits *limits, SearchReport report)
+{
+    engine_wait();
+    SearchShared *s = &engine.shared;
+    s->limits = *limits;
+    s->report = (SearchReport){ forward_info, NULL, NULL };
+    s->threads = engine.threads;
+    s->thread_count = engine.thread_count;
+    engine.client = report;
+    engine.last_pv_move = MOVE_NONE;
+    collect_root_moves(limits);
+    s->multipv = (int)option_int("MultiPV");
+    if (strength_limited()) {
+        uint64_t cap = elo_node_limit((int)option_int("UCI_Elo"));
+        if (!s->limits.nodes || s->limits.nodes > cap)
+            s->limits.nodes = cap;
+        if (s->multipv < WEAK_CANDIDATES)
+            s->multipv = WEAK_CANDIDATES;
+    }
+    timeman_init(&s->budget, limits, engine.game->side, engine.game->game_ply, option_move_overhead());
+    /* A forced move is played at once when the clock is running. */
+    if (s->root_move_count == 1 && !limits->infinite && !limits->ponder && s->budget.hard >= 0)
+        s->limits.depth = 1;
+    atomic_store(&s->stop, false);
+    atomic_store(&s->pondering, limits->ponder);
+    tt_new_search();
+    for (int i = 0; i < engine.thread_count; i++) {
+        Thread *t = engine.threads[i];
+        memcpy(&t->board, engine.game, offsetof(Board, states) + sizeof(BoardState) * (size_t)(engine.game->state_index + 1));
+        atomic_store(&t->nodes, 0);
+        t->best_move = MOVE_NONE;
+        t->completed_depth = 0;
+    }
+    engine.searching = true;
+    engine.thread_started = true;
+    pthread_create(&engine.main_thread, NULL, search_main, NULL);
+}
+
+void engine_stop(void)
+{
+    pthread_mutex_lock(&engine.lock);
+    atomic_store(&engine.shared.stop, true);
+    pthread_cond_broadcast(&engine.changed);
+    pthread_mutex_unlock(&engine.lock);
+}
+
+void engine_ponderhit(void)
+{
+    pthread_mutex_lock(&engine.lock);
+    atomic_store(&engine.shared.pondering, false);
+    pthread_cond_broadcast(&engine.changed);
+    pthread_mutex_unlock(&engine.lock);
+}
+
+void engine_wait(void)
+{
+    if (!engine.thread_started)
+        return;
+    pthread_join(engine.main_thread, NULL);
+    engine.thread_started = false;
+}
+
+bool engine_is_searching(void)
+{
+    pthread_mutex_lock(&engine.lock);
+    bool searching = engine.searching;
+    pthread_mutex_unlock(&engine.lock);
+    return searching;
+}
+
+SearchStats engine_last_stats(void) { return engine.threads[0]->stats; }
+uint64_t engine_last_nodes(void) { return search_total_nodes(&engine.shared); }

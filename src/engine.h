@@ -1,0 +1,44 @@
+#pragma once
+/*
+ * engine.h — the one door into thinking, the same for every front end.
+ *
+ * The engine owns the game (a Board with its history), the search threads
+ * and the transposition table. A front end sets the position, calls
+ * engine_go() with a SearchLimits and a SearchReport (callbacks for each
+ * iteration's info and for the best move) and goes back to reading input:
+ * the search runs on its own threads. engine_stop(), engine_ponderhit()
+ * and engine_wait() may be called at any time. Exactly one best move is
+ * reported per engine_go(); after `go ponder` or `go infinite` it waits,
+ * without spinning, for stop or ponderhit.
+ */
+#include <stddef.h>
+
+#include "search.h"
+
+enum { MAX_THREADS = 256, MAX_HASH_MB = 1 << 20 };
+
+void engine_init(void);
+void engine_quit(void);
+
+/* Replaces the game: `fen` (NULL for the start position) and then `moves`
+ * in coordinate notation. Nothing changes if any part is invalid. */
+bool engine_set_position(const char *fen, char *const *moves, int move_count, char *error, size_t error_size);
+/* Plays one more legal move on the game board (front ends that track the
+ * game move by move, like XBoard). */
+void engine_play_move(Move m);
+const Board *engine_board(void);
+
+void engine_new_game(void);
+bool engine_set_threads(int count);
+bool engine_set_hash(size_t megabytes);
+int engine_thread_count(void);
+
+void engine_go(const SearchLimits *limits, SearchReport report);
+void engine_stop(void);
+void engine_ponderhit(void);
+void engine_wait(void);
+bool engine_is_searching(void);
+
+/* Statistics of the last search, for bench. */
+SearchStats engine_last_stats(void);
+uint64_t engine_last_nodes(void);

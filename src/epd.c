@@ -1,0 +1,123 @@
+/* epd.c — the EPD test-suite runner. */
+#include "epd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "notation.h"
+#include "options.h"
+#include "tokens.h"
+
+typedef struct {
+    char id[64];
+    Move best[8], avoid[8];
+    int best_count, avoid_count;
+} EpdTarget;
+
+/* Reads the SAN moves after `op` (up to ';') into moves[]. */
+static int read_moves(const Board *b, const char *ops, const char *op, Move *moves, int max)
+{
+    const char *at = strstr(ops, op);
+    if (!at)
+        return 0;
+    char list[256];
+    size_t len = strcspn(at + strlen(op), ";");
+    snprintf(list, sizeof list, "%.*s", (int)(len < sizeof list ? len : sizeof list - 1), at + strlen(op));
+    int count = 0;
+    for (char *save = NULL, *w = strtok_r(list, " ", &save); w && count < max; w = strtok_r(NULL, " ", &save)) {
+        Move m = move_parse(b, w);
+        if (m != MOVE_NONE)
+            moves[count++] = m;
+    }
+    return count;
+}
+
+/* Splits an EPD line into its FEN (first four fields) and operations. */
+static bool parse_epd(const char *line, char *fen, size_t fen_size, const char **ops)
+{
+    const char *p = line;
+    for (int field = 0; field < 4; field++) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            return false;
+        p += strcspn(p, " ");
+    }
+    snprintf(fen, fen_size, "%.*s 0 1", (int)(p - line), line);
+    *ops = p;
+    return true;
+}
+
+static Move found_move;
+static void keep_bestmove(Move best, Move ponder, void *context)
+{
+    (void)ponder, (void)context;
+    found_move = best;
+}
+
+static bool contains(const Move *moves, int count, Move m)
+{
+    for (int i = 0; i < count; i++)
+        if (moves[i] == m)
+            return true;
+    return false;
+}
+
+int epd_command(int argc, char **argv)
+{
+    if (argc < 1) {
+        fprintf(stderr, "usage: bachess epd FILE [movetime-ms] [threads]\n");
+        return 2;
+    }
+    FILE *in = fopen(argv[0], "r");
+    if (!in) {
+        fprintf(stderr, "error: cannot open %s\n", argv[0]);
+        return 2;
+    }
+    int64_t move_time = argc > 1 ? atoll(argv[1]) : 1000;
+    if (argc > 2) {
+        char error[128];
+        if (!option_set("Threads", argv[2], error, sizeof error))
+            fprintf(stderr, "error: %s\n", error);
+    }
+    int solved = 0, total = 0;
+    char *line;
+    while ((line = read_line(in)) != NULL) {
+        char fen[256], error[128];
+        const char *ops;
+        if (!*line || !parse_epd(line, fen, sizeof fen, &ops))
+            continue;
+        if (!engine_set_position(fen, NULL, 0, error, sizeof error)) {
+            printf("skipped (%s): %s\n", error, line);
+            continue;
+        }
+        EpdTarget target = { .best_count = 0 };
+        target.best_count = read_moves(engine_board(), ops, "bm ", target.best, 8);
+        target.avoid_count = read_moves(engine_board(), ops, "am ", target.avoid, 8);
+        const char *id = strstr(ops, "id ");
+        snprintf(target.id, sizeof target.id, "%.*s", id ? (int)strcspn(id + 3, ";") : 0, id ? id + 3 : "");
+        if (!target.best_count && !target.avoid_count)
+            continue;
+
+        engine_new_game();
+        SearchLimits limits;
+        limits_init(&limits);
+        limits.move_time = move_time;
+        engine_go(&limits, (SearchReport){ NULL, keep_bestmove, NULL });
+        engine_wait();
+        bool ok = (!target.best_count || contains(target.best, target.best_count, found_move))
+               && !contains(target.avoid, target.avoid_count, found_move);
+        char text[MOVE_TEXT_SIZE];
+        Board scratch = *engine_board();
+        move_to_san(&scratch, found_move, text);
+        total++;
+        solved += ok;
+        printf("%-12s %-8s %s\n", target.id, text, ok ? "solved" : "missed");
+        fflush(stdout);
+    }
+    fclose(in);
+    printf("solved %d/%d\n", solved, total);
+    return 0;
+}

@@ -1,0 +1,45 @@
+#pragma once
+/*
+ * movepick.h — hands the search one move at a time, best guess first, and
+ * generates lazily so that an early cut-off saves the rest of the work:
+ *   1. the transposition-table move,
+ *   2. captures and promotions that do not lose material (by SEE), most
+ *      valuable victim first, capture history breaking ties,
+ *   3. the two killer moves and the counter move,
+ *   4. the other quiet moves by history,
+ *   5. the captures that lose material.
+ * In check all evasions come at once after the hash move. Quiescence asks
+ * only for stages 1–2 (queen promotions, no under-promotions).
+ */
+#include "board.h"
+#include "history.h"
+
+typedef enum {
+    STAGE_TT, STAGE_GEN_NOISY, STAGE_GOOD_NOISY, STAGE_KILLER_1, STAGE_KILLER_2, STAGE_COUNTER,
+    STAGE_GEN_QUIET, STAGE_QUIET, STAGE_BAD_NOISY,
+    STAGE_EVASION_TT, STAGE_GEN_EVASIONS, STAGE_EVASIONS,
+    STAGE_QS_TT, STAGE_QS_GEN, STAGE_QS_NOISY,
+    STAGE_DONE
+} PickStage;
+
+typedef struct {
+    Move move;
+    int score;
+} ScoredMove;
+
+typedef struct {
+    const Board *board;
+    const History *history;
+    const PieceToHistory *continuation[2]; /* after the last and the second-to-last move */
+    PickStage stage;
+    Move tt_move, killers[2], counter;
+    ScoredMove moves[MAX_MOVES];
+    int current, end;      /* moves[current..end) still to be tried in this stage */
+    int bad_end;           /* losing captures are parked at moves[0..bad_end) */
+    bool skip_quiets;
+} MovePicker;
+
+void movepick_init(MovePicker *mp, const Board *b, const History *h, Move tt_move,
+                   const Move killers[2], Move counter, const PieceToHistory *continuation[2]);
+void movepick_init_qsearch(MovePicker *mp, const Board *b, const History *h, Move tt_move);
+Move movepick_next(MovePicker *mp);

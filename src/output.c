@@ -1,0 +1,60 @@
+/* output.c — locked, flushed line output and the protocol trace. */
+#include "output.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "timer.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static FILE *trace;
+
+void out_line(const char *format, ...)
+{
+    va_list args;
+    pthread_mutex_lock(&lock);
+    va_start(args, format);
+    vprintf(format, args);
+    va_end(args);
+    putchar('\n');
+    fflush(stdout);
+    if (trace) {
+        fprintf(trace, "%lld > ", (long long)time_now_ms());
+        va_start(args, format);
+        vfprintf(trace, format, args);
+        va_end(args);
+        fputc('\n', trace);
+        fflush(trace);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+bool out_trace_open(const char *path)
+{
+    pthread_mutex_lock(&lock);
+    if (trace)
+        fclose(trace);
+    trace = fopen(path, "a");
+    pthread_mutex_unlock(&lock);
+    return trace != NULL;
+}
+
+void out_trace_close(void)
+{
+    pthread_mutex_lock(&lock);
+    if (trace)
+        fclose(trace);
+    trace = NULL;
+    pthread_mutex_unlock(&lock);
+}
+
+void out_trace_input(const char *line)
+{
+    pthread_mutex_lock(&lock);
+    if (trace) {
+        fprintf(trace, "%lld < %.2000s\n", (long long)time_now_ms(), line);
+        fflush(trace);
+    }
+    pthread_mutex_unlock(&lock);
+}

@@ -1,0 +1,14 @@
+#pragma once
+/*
+ * output.h — every line the engine says to a GUI or a person goes through
+ * here: whole lines, flushed at once, under a lock, because the input
+ * thread (readyok, pong, errors) and the search thread (info, bestmove)
+ * both speak. When a trace file is open, both directions are logged to it
+ * with a timestamp (seed: ConnTrace.txt).
+ */
+#include <stdbool.h>
+
+void out_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
+bool out_trace_open(const char *path);
+void out_trace_close(void);
+void out_trace_input(const char *line);

@@ -1,0 +1,767 @@
+/* search.c — iterative deepening, NegaScout / alpha-beta / MTD(f), and
+ * quiescence search (see search.h). */
+#include "search.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "eval.h"
+#include "movegen.h"
+#include "movepick.h"
+#include "score.h"
+#include "see.h"
+#include "timer.h"
+#include "tt.h"
+
+SearchOptions search_options;
+
+void search_options_default(SearchOptions *o)
+{
+    *o = (SearchOptions){
+        .algorithm = ALGO_PVS,
+        .null_move = true, .check_extension = true, .singular_extension = true, .lmr = true,
+        .futility = true, .reverse_futility = true, .late_move_pruning = true, .see_pruning = true,
+        .mate_distance_pruning = true, .aspiration = true, .iir = true, .qsearch_see = true,
+        .tt_values = true, .selective_deepening = true, .few_moves = 3, .few_budget = 4, .single_budget = 10,
+    };
+}
+
+/* Everything that makes the searched tree depend on the window or on
+ * guesses goes; what stays (extensions, selective deepening, quiescence
+ * that skips losing captures) shapes the tree the same way for every
+ * algorithm, so all of them must find the same value. */
+void search_options_no_pruning(SearchOptions *o)
+{
+    search_options_default(o);
+    o->null_move = o->singular_extension = o->lmr = o->futility = o->reverse_futility = false;
+    o->late_move_pruning = o->see_pruning = o->aspiration = o->iir = false;
+    o->mate_distance_pruning = false;
+    o->tt_values = false; /* stored scores and evaluations (which may come from a
+                             key collision) would make the value order-dependent */
+}
+
+/* ---- tunable margins ----------------------------------------------------- */
+enum {
+    RFP_MAX_DEPTH = 8, RFP_MARGIN = 75,
+    NMP_MIN_DEPTH = 3,
+    FUTILITY_MAX_DEPTH = 8, FUTILITY_BASE = 90, FUTILITY_PER_DEPTH = 95,
+    LMP_MAX_DEPTH = 8,
+    SEE_QUIET_MARGIN = 60, SEE_NOISY_MARGIN = 20,
+    SINGULAR_MIN_DEPTH = 8,
+    IIR_MIN_DEPTH = 4,
+    ASPIRATION_MIN_DEPTH = 5, ASPIRATION_WINDOW = 15,
+    QS_DELTA_MARGIN = 200,
+};
+
+static int lmr_table[MAX_PLY][MAX_MOVES];
+
+void search_init(void)
+{
+    for (int d = 1; d < MAX_PLY; d++)
+        for (int m = 1; m < MAX_MOVES; m++)
+            lmr_table[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
+}
+
+void thread_clear(Thread *t)
+{
+    memset(&t->history, 0, sizeof t->history);
+    pawn_table_clear(&t->pawns);
+}
+
+uint64_t search_total_nodes(const SearchShared *shared)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < shared->thread_count; i++)
+        total += atomic_load_explicit(&shared->threads[i]->nodes, memory_order_relaxed);
+    return total;
+}
+
+/* ---- limits -------------------------------------------------------------- */
+
+/* The main thread watches the clock and the node limit; every thread
+ * watches the stop flag. */
+static bool time_is_up(Thread *t)
+{
+    SearchShared *s = t->shared;
+    if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+        return true;
+    if (t->id != 0)
+        return false;
+    uint64_t nodes = atomic_load_explicit(&t->nodes, memory_order_relaxed);
+    if (s->limits.nodes && nodes >= s->limits.nodes) {
+        atomic_store(&s->stop, true);
+        return true;
+    }
+    if ((nodes & 1023) == 0 && !atomic_load(&s->pondering) && t->completed_depth >= 1
+        && s->budget.hard >= 0 && time_now_ms() - s->budget.start >= s->budget.hard) {
+        atomic_store(&s->stop, true);
+        return true;
+    }
+    return false;
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static bool is_noisy(const Board *b, Move m)
+{
+    return board_is_capture(b, m) || move_kind(m) == MOVE_PROMOTION;
+}
+
+static bool has_non_pawn_material(const Board *b, Color c)
+{
+    return (b->by_color[c] & ~(b->by_type[PAWN] | b->by_type[KING])) != 0;
+}
+
+static bool is_draw(const Thread *t, int ply)
+{
+    const Board *b = &t->board;
+    if (board_is_repetition_draw(b, ply) || board_insufficient_material(b))
+        return true;
+    if (board_is_fifty_move_draw(b)) {
+        /* Mate on the hundredth ply still wins. */
+        Move moves[MAX_MOVES];
+        return !board_in_check(b) || generate_moves(b, GEN_ALL, moves) > 0;
+    }
+    return false;
+}
+
+static void play_move(Thread *t, SearchStack *ss, Move m)
+{
+    ss->move = m;
+    ss->moved_piece = board_piece_on(&t->board, move_from(m));
+    ss->continuation = &t->history.continuation[ss->moved_piece][move_to(m)];
+    board_make_move(&t->board, m);
+    tt_prefetch(board_key(&t->board));
+    /* Only this thread writes its counter: a relaxed load and store (no
+     * locked add) keep it cheap while others may read it. */
+    atomic_store_explicit(&t->nodes, atomic_load_explicit(&t->nodes, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+static void update_pv(Thread *t, int ply, Move m)
+{
+    t->pv[ply][ply] = m;
+    for (int i = ply + 1; i < t->pv_length[ply + 1]; i++)
+        t->pv[ply][i] = t->pv[ply + 1][i];
+    t->pv_length[ply] = t->pv_length[ply + 1];
+}
+
+static const PieceToHistory *continuation_at(const SearchStack *ss, int back)
+{
+    const SearchStack *prev = ss - back;
+    return prev->move != MOVE_NONE && prev->move != MOVE_NULL ? prev->continuation : NULL;
+}
+
+/* A quiet move caused a cut-off: make it a killer and the counter move,
+ * reward it and punish the quiet moves tried before it. */
+static void update_quiet_history(Thread *t, SearchStack *ss, Move best, int depth, const Move *quiets, int quiet_count)
+{
+    History *h = &t->history;
+    Board *b = &t->board;
+    int bonus = history_bonus(depth);
+    if (ss->killers[0] != best) {
+        ss->killers[1] = ss->killers[0];
+        ss->killers[0] = best;
+    }
+    const SearchStack *prev = ss - 1;
+    if (prev->move != MOVE_NONE && prev->move != MOVE_NULL)
+        h->counter[prev->moved_piece][move_to(prev->move)] = best;
+
+    for (int i = 0; i < quiet_count; i++) {
+        Move m = quiets[i];
+        int delta = m == best ? bonus : -bonus;
+        Piece p = board_piece_on(b, move_from(m));
+        history_apply(&h->butterfly[b->side][move_from(m)][move_to(m)], delta);
+        for (int k = 1; k <= 2; k++) {
+            PieceToHistory *cont = (PieceToHistory *)continuation_at(ss, k);
+            if (cont)
+                history_apply(&(*cont)[p][move_to(m)], delta);
+        }
+    }
+}
+
+static void update_capture_history(Thread *t, Move best, int depth, const Move *captures, int count)
+{
+    Board *b = &t->board;
+    int bonus = history_bonus(depth);
+    for (int i = 0; i < count; i++) {
+        Move m = captures[i];
+        Piece p = board_piece_on(b, move_from(m));
+        Piece victim = board_piece_on(b, move_to(m));
+        PieceType vt = victim == NO_PIECE ? PAWN : piece_type(victim);
+        history_apply(&t->history.capture[p][move_to(m)][vt], m == best ? bonus : -bonus);
+    }
+}
+
+/* Does a stored bound settle this node's value for the window? */
+static bool bound_allows_cutoff(const TTProbe *tt, int alpha, int beta)
+{
+    return ((tt->bound & BOUND_LOWER) && tt->score >= beta) || ((tt->bound & BOUND_UPPER) && tt->score <= alpha);
+}
+
+/* A stored evaluation saves recomputing it, but a 16-bit key match may be
+ * another position's: only where stored values are trusted at all. */
+static bool use_tt_eval(const TTProbe *tt)
+{
+    return tt->hit && tt->eval != SCORE_NONE && search_options.tt_values;
+}
+
+/* Does a stored bound say the true value lies beyond the static eval? */
+static bool bound_improves(const TTProbe *tt, int eval)
+{
+    return ((tt->bound & BOUND_LOWER) && tt->score > eval) || ((tt->bound & BOUND_UPPER) && tt->score < eval);
+}
+
+/* ---- quiescence ---------------------------------------------------------- */
+
+static int qsearch(Thread *t, SearchStack *ss, int alpha, int beta, int ply)
+{
+    Board *b = &t->board;
+    bool pv_node = beta - alpha > 1;
+    t->stats.qnodes++;
+    if (ply > t->seldepth)
+        t->seldepth = ply;
+    if (time_is_up(t))
+        return 0;
+    if (is_draw(t, ply))
+        return SCORE_DRAW;
+    bool in_check = board_in_check(b);
+    if (ply >= MAX_PLY - 1)
+        return in_check ? SCORE_DRAW : evaluate(b, &t->pawns);
+
+    TTProbe tt;
+    tt_probe(board_key(b), ply, &tt);
+    if (!pv_node && tt.hit && search_options.tt_values && bound_allows_cutoff(&tt, alpha, beta))
+        return tt.score;
+
+    int best, static_eval = SCORE_NONE;
+    if (in_check)
+        best = mated_in(ply);
+    else {
+        static_eval = use_tt_eval(&tt) ? tt.eval : evaluate(b, &t->pawns);
+        best = static_eval;
+        /* A bound from the table can sharpen the stand-pat score. */
+        if (tt.hit && search_options.tt_values && bound_improves(&tt, best))
+            best = tt.score;
+        if (best >= beta) {
+            if (!tt.hit)
+                tt_store(board_key(b), ply, MOVE_NONE, best, static_eval, -1, BOUND_LOWER);
+            return best;
+        }
+        if (best > alpha)
+            alpha = best;
+    }
+
+    int old_alpha = alpha;
+    Move best_move = MOVE_NONE;
+    MovePicker mp;
+    movepick_init_qsearch(&mp, b, &t->history, tt.move);
+    Move m;
+    while ((m = movepick_next(&mp)) != MOVE_NONE) {
+        if (!in_check && best > -MATE_IN_MAX) {
+            if (search_options.qsearch_see && !see_ge(b, m, 0))
+                continue; /* a losing capture cannot raise the stand-pat score */
+            if (search_options.futility && move_kind(m) != MOVE_PROMOTION) {
+                Piece victim = board_piece_on(b, move_to(m));
+                int gain = victim == NO_PIECE ? SEE_VALUES[PAWN] : SEE_VALUES[piece_type(victim)];
+                if (static_eval + gain + QS_DELTA_MARGIN <= alpha)
+                    continue; /* delta pruning: even winning the piece stays below alpha */
+            }
+        }
+        play_move(t, ss, m);
+        int score = -qsearch(t, ss + 1, -beta, -alpha, ply + 1);
+        board_unmake_move(b);
+        if (atomic_load_explicit(&t->shared->stop, memory_order_relaxed))
+            return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                alpha = score;
+                if (score >= beta)
+                    break;
+            }
+        }
+    }
+    int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(board_key(b), ply, best_move, best, static_eval, -1, bound);
+    return best;
+}
+
+/* ---- the main search ----------------------------------------------------- */
+
+static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, int ply, bool cut_node);
+
+/* Seed selective deepening: how much depth this node's move costs. */
+static int selective_extension(Thread *t, SearchStack *ss, int legal_moves)
+{
+    const SearchOptions *o = &search_options;
+    if (legal_moves == 1 && ss->single_budget > 0) {
+        ss->single_budget--;
+        return 1;
+    }
+    if (legal_moves <= o->few_moves && ss->few_budget > 0) {
+        ss->few_budget--;
+        return 1;
+    }
+    (void)t;
+    return 0;
+}
+
+/* A root move is searched if it is one of the root moves (all legal ones,
+ * or the GUI's searchmoves) and no earlier multi-PV line starts with it. */
+static bool root_move_allowed(const Thread *t, Move m)
+{
+    const SearchShared *s = t->shared;
+    for (int i = 0; i < t->pv_index; i++)
+        if (t->lines[i].pv[0] == m)
+            return false;
+    for (int i = 0; i < s->root_move_count; i++)
+        if (s->root_moves[i] == m)
+            return true;
+    return false;
+}
+
+/* Singular extension: is the hash move much better than every other?
+ * Searched at reduced depth with the hash move excluded. Returns the
+ * extension for the hash move, or -1 to signal a multi-cut (even without
+ * the hash move the node fails high: *cut_score holds the value). */
+static int singular_test(Thread *t, SearchStack *ss, const TTProbe *tt, int beta, int depth, int ply, bool cut_node, int *cut_score)
+{
+    int singular_beta = tt->score - 2 * depth;
+    ss->excluded = tt->move;
+    int score = search(t, ss, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+    ss->excluded = MOVE_NONE;
+    if (score < singular_beta)
+        return 1;
+    if (singular_beta >= beta) {
+        *cut_score = singular_beta;
+        return -1;
+    }
+    return 0;
+}
+
+/* Forward pruning of one move at shallow depth: late quiet moves (move
+ * count), quiet moves that cannot lift a hopeless eval to alpha
+ * (futility), and moves that lose material (SEE). A move that gives check
+ * is never pruned: a late quiet mate must still be found. */
+static bool prune_move(const Board *b, Move m, bool noisy, int depth, int move_count, bool improving,
+                       bool in_check, int eval, int alpha)
+{
+    const SearchOptions *o = &search_options;
+    int reduction = lmr_table[depth < MAX_PLY ? depth : MAX_PLY - 1][move_count < MAX_MOVES ? move_count : MAX_MOVES - 1];
+    int lmr_depth = depth - 1 - reduction > 0 ? depth - 1 - reduction : 0;
+    bool prune = false;
+    if (!noisy && o->late_move_pruning && depth <= LMP_MAX_DEPTH && move_count > (3 + depth * depth) / (2 - improving))
+        prune = true;
+    else if (!noisy && o->futility && !in_check && lmr_depth <= FUTILITY_MAX_DEPTH
+             && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
+        prune = true;
+    else if (o->see_pruning && depth <= 8
+             && !see_ge(b, m, noisy ? -SEE_NOISY_MARGIN * depth * depth : -SEE_QUIET_MARGIN * lmr_depth))
+        prune = true;
+    return prune && !move_gives_check(b, m);
+}
+
+static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, int ply, bool cut_node)
+{
+    const SearchOptions *o = &search_options;
+    Board *b = &t->board;
+    bool root = ply == 0;
+    bool pv_node = beta - alpha > 1;
+    Move excluded = ss->excluded;
+
+    t->pv_length[ply] = ply;
+    if (depth <= 0)
+        return qsearch(t, ss, alpha, beta, ply);
+    if (ply > t->seldepth)
+        t->seldepth = ply;
+
+    if (!root) {
+        if (time_is_up(t))
+            return 0;
+        if (is_draw(t, ply))
+            return SCORE_DRAW;
+        if (ply >= MAX_PLY - 4)
+            return board_in_check(b) ? SCORE_DRAW : evaluate(b, &t->pawns);
+        if (o->mate_distance_pruning) {
+            alpha = alpha > mated_in(ply) ? alpha : mated_in(ply);
+            beta = beta < mate_in(ply + 1) ? beta : mate_in(ply + 1);
+            if (alpha >= beta)
+                return alpha;
+        }
+    }
+
+    TTProbe tt = { .hit = false, .move = MOVE_NONE, .depth = -1 };
+    if (!excluded)
+        tt_probe(board_key(b), ply, &tt);
+    if (root && t->lines[t->pv_index].pv_length > 0)
+        tt.move = t->lines[t->pv_index].pv[0]; /* the line's move from the last iteration */
+    if (!pv_node && !excluded && tt.hit && tt.depth >= depth && o->tt_values && bound_allows_cutoff(&tt, alpha, beta))
+        return tt.score;
+
+    bool in_check = board_in_check(b);
+    int eval;
+    if (in_check)
+        eval = ss->static_eval = SCORE_NONE;
+    else if (excluded)
+        eval = ss->static_eval; /* same node, already evaluated */
+    else {
+        eval = ss->static_eval = use_tt_eval(&tt) ? tt.eval : evaluate(b, &t->pawns);
+        if (!tt.hit)
+            tt_store(board_key(b), ply, MOVE_NONE, SCORE_NONE, eval, -2, BOUND_NONE);
+        if (tt.hit && bound_improves(&tt, eval))
+            eval = tt.score;
+    }
+    bool improving = !in_check && ply >= 2 && ss[-2].static_eval != SCORE_NONE && ss->static_eval > ss[-2].static_eval;
+    (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
+
+    if (!pv_node && !in_check && !excluded && !root) {
+        /* Reverse futility: far above beta with little depth left. */
+        if (o->reverse_futility && depth <= RFP_MAX_DEPTH && eval < SCORE_KNOWN_WIN
+            && eval - RFP_MARGIN * (depth - improving) >= beta)
+            return eval;
+
+        /* Null move: if passing still keeps us above beta, a real move will
+         * too. Not without pieces (zugzwang) and not twice in a row. */
+        if (o->null_move && depth >= NMP_MIN_DEPTH && eval >= beta && ss[-1].move != MOVE_NULL
+            && has_non_pawn_material(b, b->side) && beta > -MATE_IN_MAX) {
+            int reduction = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
+            ss->move = MOVE_NULL;
+            ss->moved_piece = NO_PIECE;
+            board_make_null(b);
+            (ss + 1)->few_budget = ss->few_budget;
+            (ss + 1)->single_budget = ss->single_budget;
+            int score = -search(t, ss + 1, -beta, -beta + 1, depth - reduction, ply + 1, !cut_node);
+            board_unmake_null(b);
+            if (atomic_load_explicit(&t->shared->stop, memory_order_relaxed))
+                return 0;
+            if (score >= beta)
+                return score >= MATE_IN_MAX ? beta : score;
+        }
+    }
+
+    /* Without a hash move, ordering is poor: search a little shallower. */
+    if (o->iir && !excluded && depth >= IIR_MIN_DEPTH && tt.move == MOVE_NONE && (pv_node || cut_node))
+        depth--;
+
+    /* The seed's selective deepening needs the number of legal moves. */
+    int extension = 0;
+    if (o->selective_deepening && !excluded && (ss->few_budget > 0 || ss->single_budget > 0)) {
+        Move scratch[MAX_MOVES];
+        int legal = generate_moves(b, GEN_ALL, scratch);
+        if (legal > 0)
+            extension = selective_extension(t, ss, legal);
+    }
+    if (!extension && in_check && o->check_extension)
+        extension = 1;
+
+    const PieceToHistory *continuation[2] = { continuation_at(ss, 1), continuation_at(ss, 2) };
+    Move counter = ss[-1].move != MOVE_NONE && ss[-1].move != MOVE_NULL
+        ? t->history.counter[ss[-1].moved_piece][move_to(ss[-1].move)] : MOVE_NONE;
+    MovePicker mp;
+    movepick_init(&mp, b, &t->history, tt.move, ss->killers, counter, continuation);
+
+    int best = -SCORE_INFINITE, old_alpha = alpha, move_count = 0;
+    Move best_move = MOVE_NONE, m;
+    Move quiets[64], captures[32];
+    int quiet_count = 0, capture_count = 0;
+
+    while ((m = movepick_next(&mp)) != MOVE_NONE) {
+        if (m == excluded || (root && !root_move_allowed(t, m)))
+            continue;
+        bool noisy = is_noisy(b, m);
+        move_count++;
+
+        if (!root && best > -MATE_IN_MAX && has_non_pawn_material(b, b->side)
+            && prune_move(b, m, noisy, depth, move_count, improving, in_check, eval, alpha))
+            continue;
+
+        int move_extension = extension;
+        if (o->singular_extension && !root && m == tt.move && !excluded && depth >= SINGULAR_MIN_DEPTH
+            && tt.depth >= depth - 3 && tt.bound == BOUND_LOWER && tt.score > -SCORE_KNOWN_WIN && tt.score < SCORE_KNOWN_WIN
+            && !move_extension) {
+            int cut_score;
+            int se = singular_test(t, ss, &tt, beta, depth, ply, cut_node, &cut_score);
+            if (se < 0)
+                return cut_score;
+            move_extension = se;
+        }
+
+        play_move(t, ss, m);
+        (ss + 1)->few_budget = ss->few_budget;
+        (ss + 1)->single_budget = ss->single_budget;
+        (ss + 1)->excluded = MOVE_NONE;
+        int new_depth = depth - 1 + move_extension;
+        int score;
+        bool gives_check = board_in_check(b);
+
+        if (o->algorithm == ALGO_ALPHABETA) {
+            score = -search(t, ss + 1, -beta, -alpha, new_depth, ply + 1, false);
+        } else {
+            bool full_window_first = pv_node && move_count == 1;
+            bool need_full_depth = true;
+            if (!full_window_first && o->lmr && depth >= 3 && move_count > 1 + root && (!noisy || cut_node)) {
+                int r = lmr_table[depth < MAX_PLY ? depth : MAX_PLY - 1][move_count < MAX_MOVES ? move_count : MAX_MOVES - 1];
+                r += !improving + cut_node - pv_node - gives_check;
+                if (!noisy) {
+                    if (m == ss->killers[0] || m == ss->killers[1] || m == counter)
+                        r--;
+                    int hist = t->history.butterfly[color_flip(b->side)][move_from(m)][move_to(m)];
+                    r -= hist / 6000;
+                }
+                int reduced = new_depth - (r > 0 ? r : 0);
+                reduced = reduced < 1 ? 1 : reduced > new_depth ? new_depth : reduced;
+                score = -search(t, ss + 1, -alpha - 1, -alpha, reduced, ply + 1, true);
+                need_full_depth = score > alpha && reduced < new_depth;
+            } else {
+                need_full_depth = !full_window_first;
+            }
+            if (need_full_depth)
+                score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            /* NegaScout's re-search: a null-window surprise inside a PV
+             * node is searched again with the full window. */
+            if (full_window_first || (pv_node && score > alpha && (root || score < beta)))
+                score = -search(t, ss + 1, -beta, -alpha, new_depth, ply + 1, false);
+        }
+        board_unmake_move(b);
+
+        if (atomic_load_explicit(&t->shared->stop, memory_order_relaxed))
+            return 0;
+
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                if (pv_node || root)
+                    update_pv(t, ply, m);
+                if (root && t->pv_index == 0) {
+                    t->best_move = m;
+                    t->best_score = score;
+                    t->ponder_move = t->pv_length[0] > 1 ? t->pv[0][1] : MOVE_NONE;
+                }
+                if (score >= beta) {
+                    t->stats.cutoffs++;
+                    t->stats.first_move_cutoffs += move_count == 1;
+                    break;
+                }
+                alpha = score;
+            }
+        }
+        if (m != best_move) {
+            if (!noisy && quiet_count < 64)
+                quiets[quiet_count++] = m;
+            else if (noisy && capture_count < 32)
+                captures[capture_count++] = m;
+        }
+    }
+
+    if (move_count == 0)
+        return excluded ? alpha : in_check ? mated_in(ply) : SCORE_DRAW;
+
+    if (best >= beta) {
+        if (!is_noisy(b, best_move)) {
+            if (quiet_count < 64)
+                quiets[quiet_count++] = best_move;
+            update_quiet_history(t, ss, best_move, depth, quiets, quiet_count);
+        } else if (capture_count < 32)
+            captures[capture_count++] = best_move;
+        update_capture_history(t, best_move, depth, captures, capture_count);
+    }
+
+    if (!excluded) {
+        int bound = best >= beta ? BOUND_LOWER : (pv_node && best > old_alpha) ? BOUND_EXACT : BOUND_UPPER;
+        tt_store(board_key(b), ply, bound == BOUND_UPPER ? tt.move : best_move, best, ss->static_eval, depth, bound);
+    }
+    return best;
+}
+
+/* ---- iterative deepening --------------------------------------------------- */
+
+/* Reports multi-PV line `index` (its PV and score as last stored). */
+static void report_line(Thread *t, int index, int depth, int bound)
+{
+    SearchShared *s = t->shared;
+    if (!s->report.on_info)
+        return;
+    const RootLine *line = &t->lines[index];
+    SearchInfo info = {
+        .depth = depth, .seldepth = line->seldepth, .multipv = index + 1, .score = line->score,
+        .bound = bound, .nodes = search_total_nodes(s), .time_ms = time_now_ms() - s->budget.start,
+        .hashfull = tt_hashfull(), .pv_length = line->pv_length,
+    };
+    memcpy(info.pv, line->pv, sizeof(Move) * (size_t)line->pv_length);
+    s->report.on_info(&info, s->report.context);
+}
+
+/* Stores the PV and score just found for the current line. */
+static void save_line(Thread *t, int score)
+{
+    RootLine *line = &t->lines[t->pv_index];
+    line->score = score;
+    line->seldepth = t->seldepth;
+    if (t->pv_length[0] > 0) {
+        line->pv_length = t->pv_length[0];
+        memcpy(line->pv, t->pv[0], sizeof(Move) * (size_t)line->pv_length);
+    } else if (t->pv_index == 0 && t->best_move != MOVE_NONE) {
+        line->pv[0] = t->best_move;
+        line->pv_length = 1;
+    }
+}
+
+static SearchStack *root_stack(Thread *t)
+{
+    SearchStack *ss = &t->stack[STACK_OFFSET];
+    memset(t->stack, 0, sizeof t->stack);
+    for (int i = 0; i < MAX_PLY + STACK_OFFSET + 4; i++) {
+        t->stack[i].static_eval = SCORE_NONE;
+        t->stack[i].few_budget = search_options.few_budget;
+        t->stack[i].single_budget = search_options.single_budget;
+    }
+    /* Selective deepening stays out of mate searches (seed). */
+    if (!search_options.selective_deepening || t->shared->limits.mate > 0)
+        for (int i = 0; i < MAX_PLY + STACK_OFFSET + 4; i++)
+            t->stack[i].few_budget = t->stack[i].single_budget = 0;
+    return ss;
+}
+
+/* One iteration with PVS or alpha-beta: aspiration windows around the last
+ * score, widened on a fail until the score lands inside. */
+static int aspiration_search(Thread *t, int depth, int previous)
+{
+    int window = ASPIRATION_WINDOW, alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+    if (search_options.aspiration && depth >= ASPIRATION_MIN_DEPTH && search_options.algorithm == ALGO_PVS) {
+        alpha = previous - window > -SCORE_INFINITE ? previous - window : -SCORE_INFINITE;
+        beta = previous + window < SCORE_INFINITE ? previous + window : SCORE_INFINITE;
+    }
+    for (;;) {
+        t->seldepth = 0;
+        int score = search(t, root_stack(t), alpha, beta, depth, 0, false);
+        if (atomic_load(&t->shared->stop))
+            return score;
+        if (score <= alpha) {
+            if (t->id == 0 && time_now_ms() - t->shared->budget.start > 2000) {
+                save_line(t, score);
+                report_line(t, t->pv_index, depth, BOUND_UPPER);
+            }
+            beta = (alpha + beta) / 2;
+            alpha = score - window > -SCORE_INFINITE ? score - window : -SCORE_INFINITE;
+        } else if (score >= beta) {
+            if (t->id == 0 && time_now_ms() - t->shared->budget.start > 2000) {
+                save_line(t, score);
+                report_line(t, t->pv_index, depth, BOUND_LOWER);
+            }
+            beta = score + window < SCORE_INFINITE ? score + window : SCORE_INFINITE;
+        } else
+            return score;
+        window += window / 2;
+    }
+}
+
+/* One iteration with MTD(f): null-window probes move the bounds towards the
+ * value, starting from the last iteration's score as the guess. */
+static int mtdf_search(Thread *t, int depth, int guess)
+{
+    int lower = -SCORE_INFINITE, upper = SCORE_INFINITE, g = guess;
+    /* The root records its best move only on a fail high, which proves
+     * that move reaches g; a fail low leaves the previous one standing. */
+    while (lower < upper) {
+        int beta = g == lower ? g + 1 : g;
+        t->seldepth = 0;
+        g = search(t, root_stack(t), beta - 1, beta, depth, 0, false);
+        if (atomic_load(&t->shared->stop))
+            break;
+        if (g < beta)
+            upper = g;
+        else
+            lower = g;
+    }
+    return g;
+}
+
+/* A PV rebuilt from the table, for MTD(f), whose null-window searches
+ * collect none: follow the stored moves while they are legal. */
+static void pv_from_tt(Thread *t)
+{
+    Board *b = &t->board;
+    int n = 0;
+    for (Move m = t->best_move; m != MOVE_NONE && n < 32 && move_is_legal(b, m);) {
+        t->pv[0][n++] = m;
+        board_make_move(b, m);
+        TTProbe tt;
+        m = board_repetitions(b) == 0 && tt_probe(board_key(b), 0, &tt) ? tt.move : MOVE_NONE;
+    }
+    t->pv_length[0] = n;
+    while (n-- > 0)
+        board_unmake_move(b);
+}
+
+static bool mate_limit_reached(const SearchLimits *l, int score)
+{
+    return l->mate > 0 && score >= MATE_IN_MAX && (mate_in(0) - score + 1) / 2 <= l->mate;
+}
+
+/* One depth of the deepening loop: each multi-PV line in turn. Returns
+ * false if the search was stopped before the first line was complete. */
+static bool search_depth(Thread *t, int depth)
+{
+    SearchShared *s = t->shared;
+    int lines = s->multipv < s->root_move_count ? s->multipv : s->root_move_count;
+    for (t->pv_index = 0; t->pv_index < lines; t->pv_index++) {
+        RootLine *line = &t->lines[t->pv_index];
+        int previous = line->pv_length ? line->score : 0;
+        int score = search_options.algorithm == ALGO_MTDF ? mtdf_search(t, depth, previous)
+                                                          : aspiration_search(t, depth, previous);
+        if (atomic_load(&s->stop) && t->completed_depth >= 1)
+            return t->pv_index > 0;
+        if (search_options.algorithm == ALGO_MTDF)
+            pv_from_tt(t);
+        save_line(t, score);
+    }
+    t->pv_index = 0;
+    return true;
+}
+
+void search_iterate(Thread *t)
+{
+    SearchShared *s = t->shared;
+    int max_depth = s->limits.depth > 0 && s->limits.depth < MAX_PLY ? s->limits.depth : MAX_PLY - 1;
+    int previous_score = 0, instability = 0;
+    Move previous_best = MOVE_NONE;
+    t->best_move = t->ponder_move = MOVE_NONE;
+    t->completed_depth = 0;
+    t->pv_index = 0;
+    memset(&t->stats, 0, sizeof t->stats);
+    for (int i = 0; i < MAX_MULTIPV; i++)
+        t->lines[i].pv_length = 0;
+
+    for (int depth = 1; depth <= max_depth; depth++) {
+        /* Helper threads spread over depths so that they search different
+         * trees and fill the shared table with complementary results. */
+        if (t->id > 0 && depth > 1 && (depth + t->id) % 3 == 0)
+            continue;
+        t->root_depth = depth;
+        bool complete = search_depth(t, depth);
+        int lines = t->pv_index > 0 ? t->pv_index : (s->multipv < s->root_move_count ? s->multipv : s->root_move_count);
+        if (!complete)
+            break;
+        int score = t->lines[0].score;
+        t->completed_depth = depth;
+        t->best_score = score;
+        if (t->id != 0)
+            continue;
+
+        for (int i = 0; i < lines; i++)
+            report_line(t, i, depth, BOUND_EXACT);
+        if (atomic_load(&s->stop))
+            break;
+        if (mate_limit_reached(&s->limits, score))
+            break;
+        instability = t->best_move != previous_best ? instability + 2 : (instability > 0 ? instability - 1 : 0);
+        previous_best = t->best_move;
+        int64_t elapsed = time_now_ms() - s->budget.start;
+        if (!atomic_load(&s->pondering)
+            && timeman_soft_stop(&s->budget, elapsed, instability, previous_score - score))
+            break;
+        previous_score = score;
+    }
+}

@@ -1,0 +1,55 @@
+/* timeman.c — turning a clock into soft and hard thinking limits. */
+#include "timeman.h"
+
+#include <string.h>
+
+#include "timer.h"
+
+void limits_init(SearchLimits *limits)
+{
+    memset(limits, 0, sizeof *limits);
+    limits->time[WHITE] = limits->time[BLACK] = -1;
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int game_ply, int move_overhead)
+{
+    budget->start = time_now_ms();
+    budget->soft = budget->hard = -1;
+    if (limits->move_time > 0) {
+        budget->soft = budget->hard = max64(1, limits->move_time - move_overhead);
+        return;
+    }
+    if (limits->time[us] < 0)
+        return; /* depth, nodes, mate or infinite: no clock */
+
+    int64_t time = limits->time[us], inc = limits->inc[us];
+    int64_t available = max64(1, time - move_overhead);
+    /* Without moves to go, assume the game lasts a while longer, a little
+     * less the longer it has already gone. */
+    int horizon = limits->moves_to_go > 0 ? limits->moves_to_go : 50 - min64(game_ply / 4, 20);
+    if (horizon > 50)
+        horizon = 50;
+    int64_t ideal = available / horizon + inc * 3 / 4;
+    budget->soft = min64(ideal, available * 4 / 10);
+    budget->hard = min64(ideal * 5, available * (limits->moves_to_go == 1 ? 8 : 6) / 10);
+    budget->soft = max64(1, min64(budget->soft, budget->hard));
+    budget->hard = max64(1, budget->hard);
+}
+
+bool timeman_soft_stop(const TimeBudget *budget, int64_t elapsed, int instability, int score_drop)
+{
+    if (budget->soft < 0)
+        return false;
+    /* 0.7x for a settled best move, up to 1.8x while it keeps changing or
+     * the score is falling. */
+    int64_t scale = 70 + 15 * (instability > 6 ? 6 : instability) + (score_drop > 0 ? (score_drop > 50 ? 30 : score_drop * 3 / 5) : 0);
+    int64_t target = budget->soft * scale / 100;
+    if (budget->hard >= 0 && target > budget->hard)
+        target = budget->hard;
+    /* The next iteration takes longer than all before it: don't start one
+     * that would overrun. */
+    return elapsed >= target * 6 / 10;
+}

@@ -1,0 +1,46 @@
+/* tokens.c — line reading and word splitting for the front ends. */
+#include "tokens.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool tokens_split(char *line, Tokens *t)
+{
+    size_t capacity = 1;
+    for (const char *c = line; *c; c++)
+        capacity += *c == ' ' || *c == '\t';
+    t->words = malloc(capacity * sizeof *t->words);
+    t->count = 0;
+    if (!t->words)
+        return false;
+    for (char *save = NULL, *w = strtok_r(line, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save))
+        t->words[t->count++] = w;
+    return true;
+}
+
+void tokens_free(Tokens *t)
+{
+    free(t->words);
+    t->words = NULL;
+    t->count = 0;
+}
+
+int tokens_find(const Tokens *t, const char *word, int from)
+{
+    for (int i = from; i < t->count; i++)
+        if (strcmp(t->words[i], word) == 0)
+            return i;
+    return -1;
+}
+
+char *read_line(FILE *in)
+{
+    static char *buffer;
+    static size_t size;
+    ssize_t n = getline(&buffer, &size, in);
+    if (n < 0)
+        return NULL;
+    while (n > 0 && (buffer[n - 1] == '\n' || buffer[n - 1] == '\r'))
+        buffer[--n] = '\0';
+    return buffer;
+}

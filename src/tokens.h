@@ -1,0 +1,23 @@
+#pragma once
+/*
+ * tokens.h — splits an input line into words, in place, for the protocol
+ * front ends. Dispatch compares whole words, never prefixes, so that `uci`
+ * and `ucinewgame` cannot be confused.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+    char **words;
+    int count;
+} Tokens;
+
+/* Splits `line` (modified); returns false if memory runs out. */
+bool tokens_split(char *line, Tokens *t);
+void tokens_free(Tokens *t);
+/* Index of `word` in t from `from` on, or -1. */
+int tokens_find(const Tokens *t, const char *word, int from);
+/* Reads a line of any length from `in`; returns NULL at end of input. The
+ * buffer is reused between calls. */
+char *read_line(FILE *in);

@@ -1,0 +1,305 @@
+/* uci.c — the UCI front end. */
+#include "uci.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "movegen.h"
+#include "notation.h"
+#include "options.h"
+#include "output.h"
+#include "score.h"
+#include "tokens.h"
+#include "tt.h"
+
+#define ENGINE_NAME "bachess"
+#define ENGINE_AUTHOR "the bachess developers"
+
+static void uci_error(const char *format, const char *detail)
+{
+    char text[512];
+    snprintf(text, sizeof text, format, detail);
+    out_line("info string error: %s", text);
+}
+
+/* "cp 31", "mate 3" or "mate -2": UCI counts mate in moves, not plies. */
+static void format_score(int score, char *out, size_t size)
+{
+    if (score >= MATE_IN_MAX)
+        snprintf(out, size, "mate %d", (MATE - score + 1) / 2);
+    else if (score <= -MATE_IN_MAX)
+        snprintf(out, size, "mate %d", -(MATE + score) / 2);
+    else
+        snprintf(out, size, "cp %d", score);
+}
+
+/* A simple model of the game result from the score: a logistic curve for
+ * the win and the loss chance, the rest drawn; per mille. */
+static void wdl_from_score(int score, int *win, int *draw, int *loss)
+{
+    if (is_mate_score(score)) {
+        *win = score > 0 ? 1000 : 0;
+        *loss = 1000 - *win;
+        *draw = 0;
+        return;
+    }
+    *win = (int)(1000.0 / (1.0 + exp((150.0 - score) / 70.0)));
+    *loss = (int)(1000.0 / (1.0 + exp((150.0 + score) / 70.0)));
+    *draw = 1000 - *win - *loss;
+}
+
+static void on_info(const SearchInfo *info, void *context)
+{
+    (void)context;
+    char score[64], pv[MAX_PLY * 6 + 1] = "";
+    format_score(info->score, score, sizeof score);
+    if (option_int("UCI_ShowWDL")) {
+        int w, d, l;
+        wdl_from_score(info->score, &w, &d, &l);
+        size_t used_score = strlen(score);
+        snprintf(score + used_score, sizeof score - used_score, " wdl %d %d %d", w, d, l);
+    }
+    size_t used = 0;
+    for (int i = 0; i < info->pv_length && used + 7 < sizeof pv; i++) {
+        char move[MOVE_TEXT_SIZE];
+        move_to_coordinate(info->pv[i], move);
+        used += (size_t)snprintf(pv + used, sizeof pv - used, " %s", move);
+    }
+    uint64_t nps = info->nodes * 1000 / (uint64_t)(info->time_ms > 0 ? info->time_ms : 1);
+    out_line("info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d time %lld%s%s",
+             info->depth, info->seldepth, info->multipv, score,
+             info->bound == BOUND_LOWER ? " lowerbound" : info->bound == BOUND_UPPER ? " upperbound" : "",
+             (unsigned long long)info->nodes, (unsigned long long)nps, info->hashfull,
+             (long long)info->time_ms, *pv ? " pv" : "", pv);
+}
+
+static void on_bestmove(Move best, Move ponder, void *context)
+{
+    (void)context;
+    char b[MOVE_TEXT_SIZE], p[MOVE_TEXT_SIZE];
+    move_to_coordinate(best, b);
+    if (ponder != MOVE_NONE) {
+        move_to_coordinate(ponder, p);
+        out_line("bestmove %s ponder %s", b, p);
+    } else
+        out_line("bestmove %s", b);
+}
+
+static void cmd_uci(void)
+{
+    out_line("id name " ENGINE_NAME);
+    out_line("id author " ENGINE_AUTHOR);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    if (mem) {
+        options_print_uci(mem);
+        fclose(mem);
+        for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+            out_line("%s", line);
+        free(text);
+    }
+    out_line("uciok");
+}
+
+/* setoption name <name words> [value <value words>] */
+static void cmd_setoption(const Tokens *t)
+{
+    if (engine_is_searching()) {
+        out_line("info string error: setoption ignored while searching");
+        return;
+    }
+    int name_at = tokens_find(t, "name", 1);
+    if (name_at < 0) {
+        out_line("info string error: setoption needs 'name'");
+        return;
+    }
+    int value_at = tokens_find(t, "value", name_at + 1);
+    char name[256] = "", value[256] = "";
+    int name_end = value_at < 0 ? t->count : value_at;
+    for (int i = name_at + 1; i < name_end; i++)
+        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", i > name_at + 1 ? " " : "", t->words[i]);
+    for (int i = value_at < 0 ? t->count : value_at + 1; i < t->count; i++)
+        snprintf(value + strlen(value), sizeof value - strlen(value), "%s%s", i > value_at + 1 ? " " : "", t->words[i]);
+    char error[256];
+    if (!option_set(name, value, error, sizeof error))
+        out_line("info string error: %s", error);
+}
+
+/* position [startpos | fen <fields>] [moves <m1> …] */
+static void cmd_position(const Tokens *t)
+{
+    if (engine_is_searching()) {
+        out_line("info string error: position ignored while searching (send stop first)");
+        return;
+    }
+    int moves_at = tokens_find(t, "moves", 1);
+    int fen_end = moves_at < 0 ? t->count : moves_at;
+    char fen[512] = "";
+    if (t->count >= 2 && strcmp(t->words[1], "fen") == 0) {
+        for (int i = 2; i < fen_end; i++)
+            snprintf(fen + strlen(fen), sizeof fen - strlen(fen), "%s%s", i > 2 ? " " : "", t->words[i]);
+    } else if (t->count < 2 || strcmp(t->words[1], "startpos") != 0) {
+        out_line("info string error: position needs 'startpos' or 'fen'");
+        return;
+    }
+    int move_count = moves_at < 0 ? 0 : t->count - moves_at - 1;
+    char error[256];
+    if (!engine_set_position(*fen ? fen : NULL, moves_at < 0 ? NULL : t->words + moves_at + 1, move_count, error, sizeof error))
+        uci_error("position not set: %s", error);
+}
+
+static bool parse_number(const char *text, int64_t *value)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end || errno)
+        return false;
+    *value = v;
+    return true;
+}
+
+static void cmd_go(const Tokens *t)
+{
+    if (engine_is_searching()) {
+        out_line("info string error: already searching");
+        return;
+    }
+    SearchLimits limits;
+    limits_init(&limits);
+    const Board *b = engine_board();
+    static const char *NUMERIC[] = { "wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate" };
+    for (int i = 1; i < t->count; i++) {
+        const char *w = t->words[i];
+        if (strcmp(w, "infinite") == 0) {
+            limits.infinite = true;
+            continue;
+        }
+        if (strcmp(w, "ponder") == 0) {
+            limits.ponder = true;
+            continue;
+        }
+        if (strcmp(w, "searchmoves") == 0) {
+            for (i++; i < t->count; i++) {
+                Move m = move_from_coordinate(b, t->words[i]);
+                if (m == MOVE_NONE)
+                    break;
+                if (limits.search_move_count < MAX_MOVES)
+                    limits.search_moves[limits.search_move_count++] = m;
+            }
+            i--;
+            continue;
+        }
+        int k = 0;
+        while (k < 9 && strcmp(w, NUMERIC[k]) != 0)
+            k++;
+        int64_t v;
+        if (k == 9) {
+            uci_error("go: unknown word '%.32s'", w);
+            continue;
+        }
+        if (i + 1 >= t->count || !parse_number(t->words[i + 1], &v)) {
+            uci_error("go: '%s' needs a number", w);
+            continue;
+        }
+        i++;
+        if (v < 0) {
+            uci_error("go: negative '%s' taken as 0", w);
+            v = 0;
+        }
+        switch (k) {
+        case 0: limits.time[WHITE] = v; break;
+        case 1: limits.time[BLACK] = v; break;
+        case 2: limits.inc[WHITE] = v; break;
+        case 3: limits.inc[BLACK] = v; break;
+        case 4: limits.moves_to_go = v > 10000 ? 10000 : (int)v; break;
+        case 5: limits.move_time = v; break;
+        case 6: limits.depth = v > MAX_PLY - 1 ? MAX_PLY - 1 : (int)v; break;
+        case 7: limits.nodes = (uint64_t)v; break;
+        case 8: limits.mate = v > MAX_PLY / 2 ? MAX_PLY / 2 : (int)v; break;
+        }
+    }
+    /* A search with no limit at all is an infinite one. */
+    if (limits.time[WHITE] < 0 && limits.time[BLACK] < 0 && !limits.move_time && !limits.depth
+        && !limits.nodes && !limits.mate)
+        limits.infinite = true;
+    engine_go(&limits, (SearchReport){ on_info, on_bestmove, NULL });
+}
+
+static void cmd_display(void)
+{
+    const Board *b = engine_board();
+    char fen[128];
+    board_get_fen(b, fen, sizeof fen);
+    for (int rank = 7; rank >= 0; rank--) {
+        char row[32];
+        for (int file = 0; file < 8; file++) {
+            Piece p = board_piece_on(b, make_square(file, rank));
+            row[2 * file] = p == NO_PIECE ? '.' : "PNBRQKpnbrqk"[p];
+            row[2 * file + 1] = ' ';
+        }
+        row[15] = '\0';
+        out_line("%d  %s", rank + 1, row);
+    }
+    out_line("   a b c d e f g h");
+    out_line("Fen: %s", fen);
+    out_line("Key: %016llx", (unsigned long long)board_key(b));
+}
+
+bool uci_command(char *line)
+{
+    out_trace_input(line);
+    Tokens t;
+    if (!tokens_split(line, &t)) {
+        out_line("info string error: out of memory");
+        return true;
+    }
+    bool keep_going = true;
+    const char *cmd = t.count ? t.words[0] : "";
+    if (t.count == 0)
+        ;
+    else if (strcmp(cmd, "uci") == 0)
+        cmd_uci();
+    else if (strcmp(cmd, "isready") == 0)
+        out_line("readyok");
+    else if (strcmp(cmd, "setoption") == 0)
+        cmd_setoption(&t);
+    else if (strcmp(cmd, "ucinewgame") == 0) {
+        if (!engine_is_searching())
+            engine_new_game();
+    } else if (strcmp(cmd, "position") == 0)
+        cmd_position(&t);
+    else if (strcmp(cmd, "go") == 0)
+        cmd_go(&t);
+    else if (strcmp(cmd, "stop") == 0)
+        engine_stop();
+    else if (strcmp(cmd, "ponderhit") == 0)
+        engine_ponderhit();
+    else if (strcmp(cmd, "quit") == 0)
+        keep_going = false;
+    else if (strcmp(cmd, "d") == 0)
+        cmd_display();
+    else if (strcmp(cmd, "debug") == 0 || strcmp(cmd, "register") == 0)
+        ;
+    else
+        uci_error("unknown command '%.64s'", cmd);
+    tokens_free(&t);
+    return keep_going;
+}
+
+int uci_loop(const char *first_line)
+{
+    char *first = strdup(first_line);
+    bool running = first && uci_command(first);
+    free(first);
+    char *line;
+    while (running && (line = read_line(stdin)) != NULL)
+        running = uci_command(line);
+    engine_stop();
+    engine_wait();
+    return 0;
+}

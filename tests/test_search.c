@@ -1,0 +1,250 @@
+/* test_search.c — the search: its algorithms agree, its tables are sound,
+ * its results are reproducible, and it finds what it must find. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "engine.h"
+#include "movegen.h"
+#include "notation.h"
+#include "options.h"
+#include "score.h"
+#include "see.h"
+#include "support.h"
+#include "tt.h"
+
+static void setup(void)
+{
+    chess_init();
+    options_init();
+    engine_init();
+}
+
+static void teardown(void) { engine_quit(); }
+
+TestSuite(search, .init = setup, .fini = teardown, .timeout = 300);
+
+typedef struct {
+    int score;
+    int depth;
+    Move best;
+    uint64_t nodes;
+} Outcome;
+
+static void keep_info(const SearchInfo *info, void *context)
+{
+    Outcome *o = context;
+    if (info->bound == BOUND_EXACT) {
+        o->score = info->score;
+        o->depth = info->depth;
+        o->nodes = info->nodes;
+    }
+}
+
+static void keep_best(Move best, Move ponder, void *context)
+{
+    (void)ponder;
+    ((Outcome *)context)->best = best;
+}
+
+static Outcome run_search(const char *fen, const char *moves, SearchLimits *limits)
+{
+    char error[128], *move_list[8];
+    int count = 0;
+    char buffer[128];
+    snprintf(buffer, sizeof buffer, "%s", moves ? moves : "");
+    for (char *save = NULL, *w = strtok_r(buffer, " ", &save); w && count < 8; w = strtok_r(NULL, " ", &save))
+        move_list[count++] = w;
+    cr_assert(engine_set_position(fen, move_list, count, error, sizeof error), "%s", error);
+    Outcome o = { .score = SCORE_NONE, .best = MOVE_NONE };
+    engine_go(limits, (SearchReport){ keep_info, keep_best, &o });
+    engine_wait();
+    return o;
+}
+
+static Outcome search_depth(const char *fen, int depth)
+{
+    SearchLimits limits;
+    limits_init(&limits);
+    limits.depth = depth;
+    engine_new_game();
+    return run_search(fen, NULL, &limits);
+}
+
+/* S1: with every window-dependent pruning off, NegaScout, plain alpha-beta
+ * and MTD(f) search the same tree and must agree on its value. */
+Test(search, algorithms_agree_without_pruning)
+{
+    static const char *FENS[] = {
+        START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", /* WAC.001 */
+        "8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - 0 1",               /* WAC.004 */
+        "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",  /* WAC.003 */
+        "8/8/1p2k1p1/3p3p/1p1P1P1P/1P2PK2/8/8 w - - 0 1",
+    };
+    int depth = test_light() ? 3 : 5;
+    static const char *ALGORITHMS[] = { "PVS", "AlphaBeta", "MTDf" };
+    for (size_t i = 0; i < sizeof FENS / sizeof *FENS; i++) {
+        Outcome results[3];
+        for (int a = 0; a < 3; a++) {
+            search_options_no_pruning(&search_options);
+            char error[128];
+            cr_assert(option_set("SearchAlgorithm", ALGORITHMS[a], error, sizeof error), "%s", error);
+            results[a] = search_depth(FENS[i], depth);
+        }
+        search_options_default(&search_options);
+        for (int a = 1; a < 3; a++) {
+            cr_expect_eq(results[a].score, results[0].score, "%s: %s scores %d, PVS %d", FENS[i],
+                         ALGORITHMS[a], results[a].score, results[0].score);
+            cr_expect_eq(results[a].best, results[0].best, "%s: %s chooses another move", FENS[i], ALGORITHMS[a]);
+        }
+    }
+}
+
+Test(search, finds_mate_in_two_and_reports_it)
+{
+    SearchLimits limits;
+    limits_init(&limits);
+    limits.depth = 6;
+    /* Back-rank mate in two: 1.Rd8+ Rxd8 2.Rxd8#. */
+    Outcome m = run_search("r5k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", NULL, &limits);
+    cr_assert_eq(m.score, mate_in(3), "score %d, expected mate in 2 (%d)", m.score, mate_in(3));
+    char text[MOVE_TEXT_SIZE];
+    move_to_coordinate(m.best, text);
+    cr_assert_str_eq(text, "d2d8");
+}
+
+Test(search, mated_side_scores_mate_against)
+{
+    SearchLimits limits;
+    limits_init(&limits);
+    limits.depth = 4;
+    /* Black's only move Kg8 is answered by Ra8#. */
+    Outcome o = run_search("7k/8/6K1/8/8/8/8/R7 b - - 0 1", NULL, &limits);
+    cr_assert_eq(o.score, mated_in(2), "score %d", o.score);
+}
+
+Test(search, stalemate_and_draws_score_zero)
+{
+    SearchLimits limits;
+    limits_init(&limits);
+    limits.depth = 6;
+    Outcome o = run_search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", NULL, &limits); /* stalemate */
+    cr_assert_eq(o.best, MOVE_NONE);
+    o = run_search("8/8/4k3/8/8/3NK3/8/8 w - - 0 1", NULL, &limits); /* KNK */
+    cr_assert_eq(o.score, 0);
+}
+
+Test(search, same_node_limit_gives_same_result)
+{
+    SearchLimits limits;
+    limits_init(&limits);
+    limits.nodes = 200000;
+    engine_new_game();
+    Outcome a = run_search(START_FEN, "e2e4 c7c5", &limits);
+    engine_new_game();
+    Outcome b = run_search(START_FEN, "e2e4 c7c5", &limits);
+    cr_assert_eq(a.best, b.best);
+    cr_assert_eq(a.nodes, b.nodes);
+    cr_assert_eq(a.score, b.score);
+    cr_assert(a.nodes <= 200000 + 1);
+}
+
+Test(search, single_legal_move_is_played_at_once)
+{
+    SearchLimits limits;
+    limits_init(&limits);
+    limits.time[WHITE] = limits.time[BLACK] = 60000;
+    Outcome o = run_search("k7/8/8/8/8/8/1q6/K7 w - - 0 1", NULL, &limits);
+    char text[MOVE_TEXT_SIZE];
+    move_to_coordinate(o.best, text);
+    cr_assert_str_eq(text, "a1b2");
+    cr_assert_leq(o.depth, 1);
+}
+
+/* Moves from tables are checked by move_is_legal: it must agree exactly
+ * with the generator for every possible 16-bit move. */
+Test(search, move_is_legal_agrees_with_generator)
+{
+    int count;
+    EpdEntry *suite = epd_load("perft.epd", &count);
+    int step = test_light() ? 9 : 1;
+    for (int i = 0; i < count; i += step) {
+        Board *b = board_from_fen(suite[i].fen);
+        MoveList list;
+        generate_legal(b, &list);
+        bool legal[1 << 16] = { false };
+        for (int k = 0; k < list.count; k++)
+            legal[list.moves[k]] = true;
+        for (int m = 0; m < (1 << 16); m++)
+            cr_assert_eq(move_is_legal(b, (Move)m), legal[m], "%s: move %04x", suite[i].fen, m);
+        free(b);
+    }
+    free(suite);
+}
+
+static bool see_of(const char *fen, const char *san, int threshold)
+{
+    Board *b = board_from_fen(fen);
+    Move m = move_parse(b, san);
+    cr_assert_neq(m, MOVE_NONE, "%s not legal in %s", san, fen);
+    bool result = see_ge(b, m, threshold);
+    free(b);
+    return result;
+}
+
+Test(search, static_exchange_evaluation)
+{
+    /* A free pawn. */
+    cr_expect(see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "Rxe5", 100));
+    cr_expect(!see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "Rxe5", 101));
+    /* Knight takes a pawn defended by a pawn: loses 320 - 100. */
+    cr_expect(see_of("4k3/8/3p4/4p3/8/5N2/8/4K3 w - - 0 1", "Nxe5", -220));
+    cr_expect(!see_of("4k3/8/3p4/4p3/8/5N2/8/4K3 w - - 0 1", "Nxe5", -219));
+    /* X-ray: the rook behind the queen recaptures. */
+    cr_expect(see_of("4k3/4r3/8/4p3/8/8/4Q3/4R1K1 w - - 0 1", "Qxe5", 0) == false);
+    cr_expect(see_of("3rr1k1/8/8/3p4/8/8/3R4/3R2K1 w - - 0 1", "Rxd5", 100));
+    cr_expect(!see_of("3r2k1/3r4/8/3p4/8/8/3R4/3R2K1 w - - 0 1", "Rxd5", 0));
+    /* A king may not recapture into a defended square. */
+    cr_expect(see_of("8/8/8/4k3/3p4/4P3/8/3QK3 w - - 0 1", "exd4+", 100));
+}
+
+Test(search, transposition_table_round_trip_and_mate_adjustment)
+{
+    cr_assert(tt_resize(1));
+    Key key = 0x123456789abcdef0ULL;
+    tt_store(key, 3, make_move(E2, E4), mate_in(7), 12, 9, BOUND_EXACT);
+    TTProbe probe;
+    cr_assert(tt_probe(key, 5, &probe));
+    cr_expect_eq(probe.move, make_move(E2, E4));
+    cr_expect_eq(probe.depth, 9);
+    cr_expect_eq(probe.bound, BOUND_EXACT);
+    cr_expect_eq(probe.eval, 12);
+    /* Stored at ply 3 as "mate 4 plies from here"; read at ply 5 that is mate at ply 9. */
+    cr_expect_eq(probe.score, mate_in(9));
+    cr_expect(!tt_probe(key ^ 1ULL << 63, 0, &probe));
+    tt_clear();
+    cr_expect(!tt_probe(key, 0, &probe));
+    cr_expect_eq(tt_hashfull(), 0);
+}
+
+/* Pruning decisions use move_gives_check before the move is played: it must
+ * match what playing the move shows, for every move of the suite. */
+Test(search, gives_check_matches_playing_the_move)
+{
+    int count;
+    EpdEntry *suite = epd_load("perft.epd", &count);
+    for (int i = 0; i < count; i++) {
+        Board *b = board_from_fen(suite[i].fen);
+        MoveList list;
+        generate_legal(b, &list);
+        for (int k = 0; k < list.count; k++) {
+            bool predicted = move_gives_check(b, list.moves[k]);
+            board_make_move(b, list.moves[k]);
+            cr_assert_eq(predicted, board_in_check(b), "%s: move %04x", suite[i].fen, list.moves[k]);
+            board_unmake_move(b);
+        }
+        free(b);
+    }
+    free(suite);
+}

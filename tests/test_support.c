@@ -1,0 +1,114 @@
+/* test_support.c — the helpers declared in support.h (no tests of its own). */
+#include "support.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "notation.h"
+
+bool test_light(void)
+{
+    const char *light = getenv("BACHESS_TEST_LIGHT");
+    return light && *light && strcmp(light, "0") != 0;
+}
+
+/* Parses one `FEN ;D1 n ;D2 n ...` line; false if it is malformed. */
+static bool parse_epd_line(char *line, EpdEntry *e)
+{
+    char *semi = strchr(line, ';');
+    if (!semi)
+        return false;
+    size_t len = (size_t)(semi - line);
+    while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+        len--;
+    if (len == 0 || len >= sizeof e->fen)
+        return false;
+    memcpy(e->fen, line, len);
+    e->fen[len] = '\0';
+    e->max_depth = 0;
+    memset(e->nodes, 0, sizeof e->nodes);
+    unsigned listed = 0;
+    for (char *field = semi; field; field = strchr(field + 1, ';')) {
+        int depth;
+        unsigned long long nodes;
+        if (sscanf(field, ";D%d %llu", &depth, &nodes) != 2 || depth < 1 || depth > EPD_MAX_DEPTH)
+            return false;
+        e->nodes[depth] = nodes;
+        listed |= 1u << depth;
+        if (depth > e->max_depth)
+            e->max_depth = depth;
+    }
+    /* every depth from 1 to the deepest must be listed (a count may be 0: mate) */
+    return e->max_depth > 0 && listed == ((2u << e->max_depth) - 2);
+}
+
+EpdEntry *epd_load(const char *name, int *count)
+{
+    const char *dir = getenv("BACHESS_DATA");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "data", name);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open %s (set BACHESS_DATA to the data directory)", path);
+
+    int capacity = 512, n = 0;
+    EpdEntry *entries = malloc(sizeof *entries * (size_t)capacity);
+    cr_assert_not_null(entries);
+    char line[4096];
+    int line_no = 0;
+    while (fgets(line, sizeof line, f)) {
+        line_no++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '\0' || line[0] == '#')
+            continue;
+        if (n == capacity) {
+            capacity *= 2;
+            entries = realloc(entries, sizeof *entries * (size_t)capacity);
+            cr_assert_not_null(entries);
+        }
+        cr_assert(parse_epd_line(line, &entries[n]), "%s:%d: malformed EPD line: %s", path, line_no, line);
+        entries[n].line = line_no;
+        n++;
+    }
+    fclose(f);
+    cr_assert_gt(n, 0, "%s holds no positions", path);
+    *count = n;
+    return entries;
+}
+
+void board_load(Board *b, const char *fen)
+{
+    char error[256] = "";
+    cr_assert(board_set_fen(b, fen, error, sizeof error), "FEN rejected: %s (%s)", fen, error);
+}
+
+Board *board_from_fen(const char *fen)
+{
+    Board *b = calloc(1, sizeof *b);
+    cr_assert_not_null(b);
+    board_load(b, fen);
+    return b;
+}
+
+void board_play(Board *b, const char *moves)
+{
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", moves);
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        Move m = move_parse(b, tok);
+        char fen[128];
+        board_get_fen(b, fen, sizeof fen);
+        cr_assert_neq(m, MOVE_NONE, "move %s is not legal in %s", tok, fen);
+        board_make_move(b, m);
+    }
+}
+
+uint64_t rng_next(TestRng *r)
+{
+    uint64_t z = (r->state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
