@@ -133,6 +133,15 @@ void engine_play_move(Move m)
     board_trim_history(engine.game);
 }
 
+bool engine_undo_move(void)
+{
+    engine_wait();
+    if (engine.game->state_index == 0)
+        return false;
+    board_unmake_move(engine.game);
+    return true;
+}
+
 /* ---- running a search ------------------------------------------------------ */
 
 static void forward_info(const SearchInfo *info, void *context)

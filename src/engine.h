@@ -26,6 +26,9 @@ bool engine_set_position(const char *fen, char *const *moves, int move_count, ch
 /* Plays one more legal move on the game board (front ends that track the
  * game move by move, like XBoard). */
 void engine_play_move(Move m);
+/* Takes back the last move of the game; false if there is none to take
+ * back (the start of the game, or history trimmed in a very long game). */
+bool engine_undo_move(void);
 const Board *engine_board(void);
 
 void engine_new_game(void);
