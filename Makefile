@@ -4,8 +4,13 @@
 #   make run        build and start the engine
 #   make test       install test dependencies (Debian), then run every test
 #   make debug      engine with assertions and debug info (./bachess-debug)
+#   make console-tests  console play driven in a pseudo-terminal
+#   make conformance-uci  the UCI protocol scenarios (tests/conformance/uci_test.py)
+#   make polyglot-match   two games under XBoard, bachess behind polyglot, vs fairymax
+#   make book-interop  opening books and PGN against polyglot and pgn-extract
 #   make perft-full the whole perft suite at its full depths
 #   make perft-speed  perft speed side by side with Stockfish
+#   make lab        the game-tree lab: refresh the tables and plot in docs/lab.md (gnuplot)
 #
 # Honours CC and EXE, e.g. `make CC=clang EXE=bachess-clang`.
 
@@ -26,7 +31,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug test test-deps unit-tests sanitize-tests perft-full perft-speed clean
+.PHONY: all run debug test test-deps unit-tests sanitize-tests book-interop conformance-uci polyglot-match console-tests perft-full perft-speed bench-check lab clean
 
 all: $(EXE)
 
@@ -80,7 +85,12 @@ test-deps:
 test: test-deps
 	$(MAKE) --no-print-directory unit-tests
 	$(MAKE) --no-print-directory sanitize-tests
+	$(MAKE) --no-print-directory book-interop
+	$(MAKE) --no-print-directory conformance-uci
+	$(MAKE) --no-print-directory polyglot-match
+	$(MAKE) --no-print-directory console-tests
 	$(MAKE) --no-print-directory perft-speed
+	$(MAKE) --no-print-directory bench-check
 
 unit-tests: $(EXE) $(BUILD)/release/unit-tests
 	BACHESS_DATA=data $(BUILD)/release/unit-tests --jobs 2
@@ -88,11 +98,39 @@ unit-tests: $(EXE) $(BUILD)/release/unit-tests
 sanitize-tests: $(BUILD)/sanitize/unit-tests
 	BACHESS_DATA=data BACHESS_TEST_LIGHT=1 $(BUILD)/sanitize/unit-tests --jobs 2
 
+# Console play driven in a pseudo-terminal, with the optimised and the
+# sanitizer build; the PGN it writes is checked with pgn-extract.
+console-tests: $(EXE) $(BUILD)/bachess-sanitize
+	python3 tests/console_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
+	python3 tests/console_test.py $(BUILD)/bachess-sanitize
+
+# UCI conformance (protocols.md §7.1, §7.3, bad input), legality judged by stockfish.
+conformance-uci: $(EXE) $(BUILD)/bachess-sanitize
+	python3 tests/conformance/uci_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
+	python3 tests/conformance/uci_test.py $(BUILD)/bachess-sanitize
+
+# Two games under XBoard (headless) with bachess behind polyglot vs fairymax.
+polyglot-match: $(EXE)
+	scripts/polyglot-match.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) 2
+
+# Polyglot books and PGN against Debian's polyglot and pgn-extract (same
+# book as make-book, both read each other's, pgn-extract accepts our PGN).
+book-interop: $(EXE)
+	tests/book_interop.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) data
+
 perft-full: $(EXE)
 	scripts/perft-suite.sh ./$(EXE) data/perft.epd full
 
 perft-speed: $(EXE)
 	scripts/perft-speed.sh ./$(EXE)
+
+# The bench node count must equal the last "Bench: N" stated in git history.
+bench-check: $(EXE)
+	scripts/check-bench.sh ./$(EXE)
+
+# The game-tree lab (docs/lab.md): tables, data and the SVG plot, regenerated.
+lab: $(EXE)
+	scripts/lab-plot.sh ./$(EXE) docs
 
 clean:
 	rm -rf $(BUILD) $(EXE) bachess-debug

@@ -40,8 +40,10 @@
 #   --name NAME         name of the engine under test in the PGN (default bachess).
 #   --option NAME=VAL   UCI option for the engine under test (and for a bachess:
 #                       opponent); repeatable, e.g. --option Hash=16.
-#   --margin MS         let every engine overstep its clock by MS milliseconds
-#                       before it loses on time (default 0: any overstep loses).
+#   --margin MS         let bachess (both, in bachess-vs-bachess) overstep its
+#                       clock by MS milliseconds before it loses on time (default
+#                       0: any overstep loses). Reference engines always get
+#                       $OPP_MARGIN ms (default 100).
 #   --adjudicate        end clearly decided games early: resign when both engines
 #                       agree on >= 10 pawns for 3 moves, draw after move 40 when
 #                       both report |score| <= 0.10 for 8 moves. Off by default
@@ -120,6 +122,7 @@ GAMES=$(( ROUNDS * 2 ))
 if [ -n "$SPRT" ] && [[ $SPRT =~ ^(-?[0-9.]+),(-?[0-9.]+)$ ]]; then
 	SPRT="elo0=${BASH_REMATCH[1]} elo1=${BASH_REMATCH[2]} alpha=0.05 beta=0.05"
 fi
+read -r -a SPRT_ARGS <<<"$SPRT"
 
 # A command line "prog args..." -> absolute program path + argument list.
 resolve_cmd() { # $1 = command line; sets RES_PROG and RES_ARGS
@@ -184,6 +187,15 @@ stockfish:*) B_NAME="stockfish-${OPPONENT#stockfish:}" ;;
 *) B_NAME=$OPPONENT ;;
 esac
 [ "$A_NAME" != "$B_NAME" ] || B_NAME="$B_NAME-2"
+# Clock tolerance: bachess gets --margin (strict by default: an overstep is a
+# bug in its time management); the reference engines get OPP_MARGIN ms, since
+# on a loaded 2-core machine they overstep by a few ms now and then (Stockfish
+# did, by 5 ms) and that is not what is being judged.
+case $OPPONENT in
+bachess:*) B_MARGIN=$MARGIN ;;
+*) B_MARGIN=${OPP_MARGIN:-100} ;;
+esac
+[[ $B_MARGIN =~ ^[0-9]+$ ]] || die "OPP_MARGIN wants milliseconds"
 
 case $RUNNER in
 cutechess)
@@ -216,13 +228,13 @@ trap 'rm -rf "$WORK"' EXIT
 
 # ---- the runner's command line ---------------------------------------------
 CMD=()
-engine_args() { # runner name proto cmd init stderr-file "args..." -- options...
-	local runner=$1 name=$2 proto=$3 cmd=$4 init=$5 errfile=$6; shift 6
+engine_args() { # runner name proto cmd margin init stderr-file "args..." -- options...
+	local runner=$1 name=$2 proto=$3 cmd=$4 margin=$5 init=$6 errfile=$7; shift 7
 	local -a args=() opts=()
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
 	shift
 	opts=("$@")
-	CMD+=(-engine "name=$name" "cmd=$cmd" "proto=$proto" "dir=$WORK")
+	CMD+=(-engine "name=$name" "cmd=$cmd" "proto=$proto" "dir=$WORK" "timemargin=$margin")
 	if [ "$runner" = cutechess ]; then
 		local a
 		for a in "${args[@]}"; do CMD+=("arg=$a"); done
@@ -238,26 +250,26 @@ engine_args() { # runner name proto cmd init stderr-file "args..." -- options...
 case $RUNNER in
 cutechess)
 	CMD=("$CUTECHESS")
-	engine_args cutechess "$A_NAME" "$A_PROTO" "$A_CMD" "$A_INIT" "$ERR_A" "${A_ARGS[@]}" -- "${A_OPTS[@]}"
-	engine_args cutechess "$B_NAME" "$B_PROTO" "$B_CMD" "$B_INIT" "$ERR_B" "${B_ARGS[@]}" -- "${B_OPTS[@]}"
-	CMD+=(-each "tc=$TC" "timemargin=$MARGIN"
+	engine_args cutechess "$A_NAME" "$A_PROTO" "$A_CMD" "$MARGIN" "$A_INIT" "$ERR_A" "${A_ARGS[@]}" -- "${A_OPTS[@]}"
+	engine_args cutechess "$B_NAME" "$B_PROTO" "$B_CMD" "$B_MARGIN" "$B_INIT" "$ERR_B" "${B_ARGS[@]}" -- "${B_OPTS[@]}"
+	CMD+=(-each "tc=$TC"
 		-openings "file=$OPENINGS" format=epd order=random policy=default
 		-repeat -games 2 -rounds "$ROUNDS" -srand "$SRAND"
 		-concurrency "$CONC" -recover -ratinginterval 0 -pgnout "$PGN")
-	[ -z "$SPRT" ] || CMD+=(-sprt $SPRT)
+	[ -z "$SPRT" ] || CMD+=(-sprt "${SPRT_ARGS[@]}")
 	[ $ADJ = 0 ] || CMD+=(-resign movecount=3 score=1000 twosided=true
 		-draw movenumber=40 movecount=8 score=10)
 	;;
 fastchess)
 	CMD=("$FASTCHESS")
-	engine_args fastchess "$A_NAME" uci "$A_CMD" "" "" "${A_ARGS[@]}" -- "${A_OPTS[@]}"
-	engine_args fastchess "$B_NAME" uci "$B_CMD" "" "" "${B_ARGS[@]}" -- "${B_OPTS[@]}"
-	CMD+=(-each "tc=$TC" "timemargin=$MARGIN"
+	engine_args fastchess "$A_NAME" uci "$A_CMD" "$MARGIN" "" "" "${A_ARGS[@]}" -- "${A_OPTS[@]}"
+	engine_args fastchess "$B_NAME" uci "$B_CMD" "$B_MARGIN" "" "" "${B_ARGS[@]}" -- "${B_OPTS[@]}"
+	CMD+=(-each "tc=$TC"
 		-openings "file=$OPENINGS" format=epd order=random
 		-repeat -rounds "$ROUNDS" -srand "$SRAND"
 		-concurrency "$CONC" -recover -autosaveinterval 0 -ratinginterval 0
 		-pgnout "file=$PGN" append=false)
-	[ -z "$SPRT" ] || CMD+=(-sprt $SPRT)
+	[ -z "$SPRT" ] || CMD+=(-sprt "${SPRT_ARGS[@]}")
 	[ $ADJ = 0 ] || CMD+=(-resign movecount=3 score=1000 twosided=true
 		-draw movenumber=40 movecount=8 score=10)
 	;;
@@ -266,15 +278,19 @@ esac
 
 echo "match: $A_NAME ($A_CMD${A_ARGS[*]:+ ${A_ARGS[*]}}, $A_PROTO) vs $B_NAME ($B_CMD${B_ARGS[*]:+ ${B_ARGS[*]}}, $B_PROTO)"
 echo "       $GAMES games at $TC, concurrency $CONC, runner $RUNNER, openings $(basename "$OPENINGS") (srand $SRAND)${SPRT:+, SPRT $SPRT}"
+echo "       time margin: $A_NAME ${MARGIN} ms, $B_NAME ${B_MARGIN} ms"
 echo "       pgn $PGN"
 echo "       log $LOG"
 
 # ---- play --------------------------------------------------------------------
 START=$(date +%s.%N)
-# Progress: one line per finished game, plus the runner's warnings.
+# Progress: one line per finished game, plus the runner's warnings (less the
+# known noise: fairymax's missing setboard, and fastchess's PV warnings about a
+# Stockfish limited by UCI_Elo, whose chosen move is often not its PV's first).
 (cd "$WORK" && "${CMD[@]}") 2>&1 | sed -u 's/\x1b\[[0-9;]*m//g' | tee "$LOG" |
 	grep --line-buffered -iE '^Finished game|warn|illegal|forfeit|loses on time|disconnect|stall|terminat|crash|error' |
 	grep --line-buffered -vE 'does not support the setboard command|^ +"|^ *Crashed: 0$' |
+	grep --line-buffered -vE "does not match beginning of last PV - move [^ ]+ from $B_NAME\$" |
 	sed -u 's/^/  /'
 RC=${PIPESTATUS[0]}
 END=$(date +%s.%N)

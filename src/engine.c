@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "book.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
@@ -280,12 +281,14 @@ static void *search_main(void *arg)
     atomic_store(&s->stop, true);
     for (int i = 1; i < engine.thread_count; i++)
         pthread_join(helpers[i], NULL);
-    report_best(engine.threads[0]);
-
+    /* No longer "searching" before the best move is out: a GUI answers it at
+     * once with position/go, which must not find the engine busy. Anything
+     * that needs this thread gone still joins it (engine_wait). */
     pthread_mutex_lock(&engine.lock);
     engine.searching = false;
     pthread_cond_broadcast(&engine.changed);
     pthread_mutex_unlock(&engine.lock);
+    report_best(engine.threads[0]);
     return NULL;
 }
 
@@ -307,6 +310,27 @@ static void collect_root_moves(const SearchLimits *limits)
     if (s->root_move_count == 0)
         for (int i = 0; i < list.count; i++)
             s->root_moves[s->root_move_count++] = list.moves[i];
+}
+
+/* ---- opening book ----------------------------------------------------------
+ * A game move found in the book is answered at once, without a search, through
+ * the same callbacks: one info line with the move, then the move. */
+static Move book_move_to_play;
+
+static void *book_main(void *arg)
+{
+    (void)arg;
+    if (engine.client.on_info) {
+        SearchInfo info = { .depth = 0, .multipv = 1, .bound = BOUND_EXACT, .pv = { book_move_to_play }, .pv_length = 1 };
+        engine.client.on_info(&info, engine.client.context);
+    }
+    if (engine.client.on_bestmove)
+        engine.client.on_bestmove(book_move_to_play, MOVE_NONE, engine.client.context);
+    pthread_mutex_lock(&engine.lock);
+    engine.searching = false;
+    pthread_cond_broadcast(&engine.changed);
+    pthread_mutex_unlock(&engine.lock);
+    return NULL;
 }
 
 void engine_go(const SearchLimits *limits, SearchReport report)
@@ -344,7 +368,8 @@ void engine_go(const SearchLimits *limits, SearchReport report)
     }
     engine.searching = true;
     engine.thread_started = true;
-    pthread_create(&engine.main_thread, NULL, search_main, NULL);
+    book_move_to_play = book_engine_move(engine.game, limits);
+    pthread_create(&engine.main_thread, NULL, book_move_to_play != MOVE_NONE ? book_main : search_main, NULL);
 }
 
 void engine_stop(void)

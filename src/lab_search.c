@@ -117,8 +117,8 @@ static int evaluate(Search *s, const LabNode *leaf)
     s->result.leaves++;
     if (s->budget && s->result.leaves > s->budget)
         s->stop = true;
-    bool added;
     if (s->track) {
+        bool added;
         table_insert(&s->seen, leaf->id, &added);
         s->result.distinct += added;
     }

@@ -6,6 +6,8 @@
 
 #include "bench.h"
 #include "board.h"
+#include "book.h"
+#include "console.h"
 #include "engine.h"
 #include "epd.h"
 #include "eval.h"
@@ -14,28 +16,42 @@
 #include "perft.h"
 #include "tokens.h"
 #include "uci.h"
+#include "xboard.h"
 
 static void usage(void)
 {
     puts("bachess — a chess engine\n"
          "usage:\n"
-         "  bachess                       start the engine (UCI; XBoard and console play to come)\n"
+         "  bachess                       play at the console, or speak UCI / XBoard when the first line is uci / xboard\n"
          "  bachess perft DEPTH [FEN]     count leaf nodes of the move tree\n"
          "  bachess divide DEPTH [FEN]    the same, per root move\n"
          "  bachess eval [FEN]            the static evaluation, term by term\n"
          "  bachess bench [DEPTH]         search signature: fixed positions, fixed depth\n"
          "  bachess epd FILE [MS] [THREADS]  run an EPD test suite (bm/am)\n"
-         "  bachess lab [OPTIONS]         game-tree lab: search algorithms on synthetic trees");
+         "  bachess lab [OPTIONS]         game-tree lab: search algorithms on synthetic trees\n"
+         "  bachess book build|probe|key|info|dump|walk|read ...  opening books and PGN files");
+}
+
+/* Is the first word of `line` exactly `word`? (Never a prefix match.) */
+static bool first_word_is(const char *line, const char *word)
+{
+    line += strspn(line, " \t");
+    size_t len = strcspn(line, " \t\r\n");
+    return len == strlen(word) && strncmp(line, word, len) == 0;
 }
 
 static int run_engine(void)
 {
     if (isatty(STDIN_FILENO))
-        puts("bachess: type 'uci' for the UCI protocol, 'quit' to leave");
+        puts("bachess: type a move (e.g. e4) or 'help' to play here; 'uci' or 'xboard' for a GUI protocol");
     char *first = read_line(stdin);
     if (!first)
         return 0;
-    return uci_loop(first);
+    if (first_word_is(first, "uci"))
+        return uci_loop(first);
+    if (first_word_is(first, "xboard"))
+        return xboard_loop(first);
+    return console_loop(first);
 }
 
 int main(int argc, char **argv)
@@ -47,6 +63,8 @@ int main(int argc, char **argv)
         return eval_command(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "lab") == 0)
         return lab_command(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "book") == 0)
+        return book_command(argc - 2, argv + 2);
     options_init();
     engine_init();
     int status;

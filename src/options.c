@@ -7,7 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "book.h"
 #include "engine.h"
+#include "output.h"
 #include "tt.h"
 
 static bool apply_hash(const Option *o, int64_t v, const char *t, char *err, size_t n)
@@ -70,10 +72,36 @@ static bool apply_search(const Option *o, int64_t v, const char *t, char *err, s
     return true;
 }
 
+/* ConnTrace: a path opens the protocol trace (both directions, with
+ * timestamps); an empty value closes it. */
+static bool apply_trace(const Option *o, int64_t v, const char *t, char *err, size_t n)
+{
+    (void)o, (void)v;
+    if (!*t || strcmp(t, "<empty>") == 0) {
+        out_trace_close();
+        return true;
+    }
+    if (!out_trace_open(t)) {
+        snprintf(err, n, "cannot open the trace file '%.200s'", t);
+        return false;
+    }
+    return true;
+}
+
+/* BookFile: "" is the built-in book; a file that cannot be used is refused
+ * and the engine plays on without a book. */
+static bool apply_book_file(const Option *o, int64_t v, const char *t, char *err, size_t n)
+{
+    (void)o, (void)v;
+    engine_wait();
+    return book_select(strcmp(t, "<empty>") == 0 ? "" : t, err, n);
+}
+
 #define SPIN(name, def, lo, hi, fn, help) { name, OPTION_SPIN, def, lo, hi, NULL, NULL, help, fn, 0, "" }
 #define CHECK(name, def, fn, help) { name, OPTION_CHECK, def, 0, 1, NULL, NULL, help, fn, 0, "" }
 #define BUTTON(name, fn, help) { name, OPTION_BUTTON, 0, 0, 0, NULL, NULL, help, fn, 0, "" }
 #define COMBO(name, def, choices, fn, help) { name, OPTION_COMBO, 0, 0, 0, def, choices, help, fn, 0, "" }
+#define STRING(name, def, fn, help) { name, OPTION_STRING, 0, 0, 0, def, NULL, help, fn, 0, "" }
 
 static Option options[] = {
     SPIN("Hash", 16, 1, MAX_HASH_MB, apply_hash, "transposition table size in MB"),
@@ -86,6 +114,7 @@ static Option options[] = {
     CHECK("UCI_ShowWDL", 0, apply_nothing, "show win/draw/loss chances (per mille) with the score"),
     CHECK("UCI_AnalyseMode", 0, apply_nothing, "the GUI is analysing (no effect on the search)"),
     SPIN("Move Overhead", 10, 0, 5000, apply_nothing, "milliseconds kept in reserve per move for GUI and network lag"),
+    SPIN("ResignScore", 0, 0, 10000, apply_nothing, "XBoard: resign when the score stays below minus this many centipawns for 3 moves (0: never)"),
     COMBO("SearchAlgorithm", "PVS", "PVS AlphaBeta MTDf", apply_search, "NegaScout/PVS, plain alpha-beta or MTD(f)"),
     CHECK("NullMove", 1, apply_search, "null-move pruning"),
     CHECK("LateMoveReductions", 1, apply_search, "late move reductions"),
@@ -101,6 +130,12 @@ static Option options[] = {
     SPIN("SelectiveMoves", 3, 1, 10, apply_search, "a node with at most this many legal moves costs no depth"),
     SPIN("SelectiveBudget", 4, 0, 20, apply_search, "how many such few-move plies per path"),
     SPIN("SingleReplyBudget", 10, 0, 40, apply_search, "how many single-reply plies per path"),
+    CHECK("OwnBook", 1, apply_nothing, "play moves from the opening book (under a clock; not when analysing)"),
+    STRING("BookFile", "", apply_book_file, "Polyglot .bin book to use (empty: the built-in book)"),
+    SPIN("BookDepth", 40, 0, 1000, apply_nothing, "use the book for the first this many plies of the game"),
+    CHECK("BookBestMove", 0, apply_nothing, "always play the book's heaviest move instead of a weighted random one"),
+    STRING("PGNLog", "", apply_nothing, "append every game played to this PGN file (empty: off)"),
+    STRING("ConnTrace", "", apply_trace, "log the protocol traffic to this file, for debugging (empty: off)"),
 };
 
 enum { OPTION_COUNT = sizeof options / sizeof *options };
@@ -206,11 +241,29 @@ bool option_set(const char *name, const char *value, char *error, size_t esize)
     return true;
 }
 
+/* Options that only one protocol has a use for. CECP has its own
+ * commands for pondering (hard/easy), analysis, hash size (memory) and
+ * threads (cores); UCI GUIs resign for the engine. An option is hidden
+ * from one protocol when the other protocol's name starts its help. */
+static bool option_shown(const Option *o, const char *other_protocol)
+{
+    static const char *CECP_HAS_COMMANDS[] = { "Hash", "Threads", "Ponder", "UCI_AnalyseMode", "UCI_ShowWDL" };
+    if (strncmp(o->help, other_protocol, strlen(other_protocol)) == 0)
+        return false;
+    if (strcmp(other_protocol, "UCI:") == 0)
+        for (size_t i = 0; i < sizeof CECP_HAS_COMMANDS / sizeof *CECP_HAS_COMMANDS; i++)
+            if (strcmp(o->name, CECP_HAS_COMMANDS[i]) == 0)
+                return false;
+    return true;
+}
+
 void options_print_uci(FILE *out)
 {
     static const char *TYPES[] = { "spin", "check", "button", "string", "combo" };
     for (int i = 0; i < OPTION_COUNT; i++) {
         const Option *o = &options[i];
+        if (!option_shown(o, "XBoard:"))
+            continue;
         fprintf(out, "option name %s type %s", o->name, TYPES[o->type]);
         if (o->type == OPTION_SPIN)
             fprintf(out, " default %lld min %lld max %lld", (long long)o->default_value, (long long)o->min, (long long)o->max);
@@ -232,3 +285,59 @@ void options_print_uci(FILE *out)
 
 int option_move_overhead(void) { return (int)option_find("Move Overhead")->value; }
 int64_t option_int(const char *name) { return option_find(name)->value; }
+const char *option_text(const char *name) { return option_find(name)->text; }
+
+/* feature option="NAME -TYPE ..." for XBoard, showing current values. */
+void options_print_xboard(FILE *out)
+{
+    for (int i = 0; i < OPTION_COUNT; i++) {
+        const Option *o = &options[i];
+        if (!option_shown(o, "UCI:"))
+            continue;
+        fprintf(out, "feature option=\"%s", o->name);
+        switch (o->type) {
+        case OPTION_SPIN:
+            fprintf(out, " -spin %lld %lld %lld", (long long)o->value, (long long)o->min, (long long)o->max);
+            break;
+        case OPTION_CHECK:
+            fprintf(out, " -check %d", o->value != 0);
+            break;
+        case OPTION_BUTTON:
+            fputs(" -button", out);
+            break;
+        case OPTION_STRING:
+            fprintf(out, " -string %s", o->text);
+            break;
+        case OPTION_COMBO:
+            fputs(" -combo", out);
+            for (const char *c = o->choices; *c;) {
+                size_t word = strcspn(c, " ");
+                bool current = strlen(o->text) == word && strncasecmp(c, o->text, word) == 0;
+                fprintf(out, "%s %s%.*s", c == o->choices ? "" : " ///", current ? "*" : "", (int)word, c);
+                c += word + (c[word] == ' ');
+            }
+            break;
+        }
+        fputs("\"\n", out);
+    }
+}
+
+/* XBoard's `option NAME=VALUE` (buttons come as `option NAME`). */
+bool option_set_xboard(const char *assignment, char *error, size_t esize)
+{
+    char name[256];
+    const char *equals = strchr(assignment, '=');
+    size_t len = equals ? (size_t)(equals - assignment) : strlen(assignment);
+    while (len > 0 && isspace((unsigned char)assignment[len - 1]))
+        len--;
+    if (len >= sizeof name) {
+        snprintf(error, esize, "option name too long");
+        return false;
+    }
+    memcpy(name, assignment, len);
+    name[len] = '\0';
+    const char *value = equals ? equals + 1 : "";
+    while (isspace((unsigned char)*value))
+        value++;
+    return option_set(name, value, error, esize);
+}

@@ -34,6 +34,12 @@ Option *option_find(const char *name); /* case-insensitive, as UCI asks */
 bool option_set(const char *name, const char *value, char *error, size_t error_size);
 
 void options_print_uci(FILE *out);
+/* `feature option="NAME -spin V MIN MAX"` (-check, -button, -string,
+ * -combo A /// *B) lines with the current values, for CECP. */
+void options_print_xboard(FILE *out);
+/* CECP's `option NAME=VALUE`, or `option NAME` for a button. */
+bool option_set_xboard(const char *assignment, char *error, size_t error_size);
 
 int option_move_overhead(void);
 int64_t option_int(const char *name);
+const char *option_text(const char *name); /* string and combo options */

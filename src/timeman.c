@@ -19,7 +19,8 @@ void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int 
     budget->start = time_now_ms();
     budget->soft = budget->hard = -1;
     if (limits->move_time > 0) {
-        budget->soft = budget->hard = max64(1, limits->move_time - move_overhead);
+        /* "Search exactly this long": no soft limit to stop early. */
+        budget->hard = max64(1, limits->move_time - move_overhead);
         return;
     }
     if (limits->time[us] < 0)

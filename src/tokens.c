@@ -8,7 +8,7 @@ bool tokens_split(char *line, Tokens *t)
 {
     size_t capacity = 1;
     for (const char *c = line; *c; c++)
-        capacity += *c == ' ' || *c == '\t';
+        capacity += *c == ' ' || *c == '\t' || *c == '\r' || *c == '\n'; /* every separator strtok_r uses */
     t->words = malloc(capacity * sizeof *t->words);
     t->count = 0;
     if (!t->words)

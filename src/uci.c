@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,26 @@ static void uci_error(const char *format, const char *detail)
     char text[512];
     snprintf(text, sizeof text, format, detail);
     out_line("info string error: %s", text);
+}
+
+/* Set (before it is printed) when the bestmove of the last `go` goes out:
+ * from then on the search is over for the GUI, even if its thread is
+ * still winding down. */
+static atomic_bool bestmove_sent = true;
+
+/* Commands strictly in order, one bestmove per go: a command that changes
+ * the engine's state (setoption, ucinewgame, position, go) first ends a
+ * running search, as `stop` would, so that its bestmove goes out before
+ * the command takes effect. A GUI should not send these during a search,
+ * so that case is reported; the moment between the bestmove and the end
+ * of the search thread is not. */
+static void finish_search(const char *command)
+{
+    if (engine_is_searching() && !atomic_load(&bestmove_sent)) {
+        uci_error("'%s' during a search: the search is stopped first", command);
+        engine_stop();
+    }
+    engine_wait();
 }
 
 /* "cp 31", "mate 3" or "mate -2": UCI counts mate in moves, not plies. */
@@ -81,6 +102,7 @@ static void on_bestmove(Move best, Move ponder, void *context)
     (void)context;
     char b[MOVE_TEXT_SIZE], p[MOVE_TEXT_SIZE];
     move_to_coordinate(best, b);
+    atomic_store(&bestmove_sent, true);
     if (ponder != MOVE_NONE) {
         move_to_coordinate(ponder, p);
         out_line("bestmove %s ponder %s", b, p);
@@ -108,10 +130,7 @@ static void cmd_uci(void)
 /* setoption name <name words> [value <value words>] */
 static void cmd_setoption(const Tokens *t)
 {
-    if (engine_is_searching()) {
-        out_line("info string error: setoption ignored while searching");
-        return;
-    }
+    finish_search("setoption");
     int name_at = tokens_find(t, "name", 1);
     if (name_at < 0) {
         out_line("info string error: setoption needs 'name'");
@@ -129,13 +148,12 @@ static void cmd_setoption(const Tokens *t)
         out_line("info string error: %s", error);
 }
 
-/* position [startpos | fen <fields>] [moves <m1> …] */
+/* position [startpos | fen <fields>] [moves <m1> …]
+ * A bad FEN leaves the position as it was. A move that is illegal ends
+ * the list: the moves before it are played (protocols.md §4). */
 static void cmd_position(const Tokens *t)
 {
-    if (engine_is_searching()) {
-        out_line("info string error: position ignored while searching (send stop first)");
-        return;
-    }
+    finish_search("position");
     int moves_at = tokens_find(t, "moves", 1);
     int fen_end = moves_at < 0 ? t->count : moves_at;
     char fen[512] = "";
@@ -146,10 +164,28 @@ static void cmd_position(const Tokens *t)
         out_line("info string error: position needs 'startpos' or 'fen'");
         return;
     }
+    if (t->count >= 2 && strcmp(t->words[1], "fen") == 0 && !*fen) {
+        out_line("info string error: position fen needs a FEN");
+        return;
+    }
     int move_count = moves_at < 0 ? 0 : t->count - moves_at - 1;
-    char error[256];
-    if (!engine_set_position(*fen ? fen : NULL, moves_at < 0 ? NULL : t->words + moves_at + 1, move_count, error, sizeof error))
+    char *const *moves = moves_at < 0 ? NULL : t->words + moves_at + 1;
+    const char *start = *fen ? fen : NULL;
+    char error[256], ignored[256];
+    if (engine_set_position(start, moves, move_count, error, sizeof error))
+        return;
+    if (!engine_set_position(start, NULL, 0, ignored, sizeof ignored)) {
         uci_error("position not set: %s", error);
+        return;
+    }
+    /* The FEN is good but a move is not: play the moves up to it. */
+    for (int i = 0; i < move_count; i++) {
+        Move m = move_from_coordinate(engine_board(), moves[i]);
+        if (m == MOVE_NONE)
+            break;
+        engine_play_move(m);
+    }
+    uci_error("position: %s; the moves before it were played", error);
 }
 
 static bool parse_number(const char *text, int64_t *value)
@@ -165,13 +201,11 @@ static bool parse_number(const char *text, int64_t *value)
 
 static void cmd_go(const Tokens *t)
 {
-    if (engine_is_searching()) {
-        out_line("info string error: already searching");
-        return;
-    }
+    finish_search("go");
     SearchLimits limits;
     limits_init(&limits);
     const Board *b = engine_board();
+    bool bad_limit = false;
     static const char *NUMERIC[] = { "wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate" };
     for (int i = 1; i < t->count; i++) {
         const char *w = t->words[i];
@@ -204,6 +238,7 @@ static void cmd_go(const Tokens *t)
         }
         if (i + 1 >= t->count || !parse_number(t->words[i + 1], &v)) {
             uci_error("go: '%s' needs a number", w);
+            bad_limit = true;
             continue;
         }
         i++;
@@ -211,6 +246,10 @@ static void cmd_go(const Tokens *t)
             uci_error("go: negative '%s' taken as 0", w);
             v = 0;
         }
+        /* A limit of 0 for the move time, depth, nodes or mate still
+         * limits: the least search there is, never an endless one. */
+        if (k >= 5 && v < 1)
+            v = 1;
         switch (k) {
         case 0: limits.time[WHITE] = v; break;
         case 1: limits.time[BLACK] = v; break;
@@ -223,10 +262,16 @@ static void cmd_go(const Tokens *t)
         case 8: limits.mate = v > MAX_PLY / 2 ? MAX_PLY / 2 : (int)v; break;
         }
     }
-    /* A search with no limit at all is an infinite one. */
-    if (limits.time[WHITE] < 0 && limits.time[BLACK] < 0 && !limits.move_time && !limits.depth
-        && !limits.nodes && !limits.mate)
-        limits.infinite = true;
+    /* A search with no limit at all is an infinite one; but one whose
+     * limits were all malformed is the least search, not an endless one. */
+    if (!limits.infinite && limits.time[WHITE] < 0 && limits.time[BLACK] < 0 && !limits.move_time
+        && !limits.depth && !limits.nodes && !limits.mate) {
+        if (bad_limit && !limits.ponder)
+            limits.depth = 1;
+        else
+            limits.infinite = true;
+    }
+    atomic_store(&bestmove_sent, false);
     engine_go(&limits, (SearchReport){ on_info, on_bestmove, NULL });
 }
 
@@ -269,15 +314,17 @@ bool uci_command(char *line)
     else if (strcmp(cmd, "setoption") == 0)
         cmd_setoption(&t);
     else if (strcmp(cmd, "ucinewgame") == 0) {
-        if (!engine_is_searching())
-            engine_new_game();
+        finish_search("ucinewgame");
+        engine_new_game();
     } else if (strcmp(cmd, "position") == 0)
         cmd_position(&t);
     else if (strcmp(cmd, "go") == 0)
         cmd_go(&t);
-    else if (strcmp(cmd, "stop") == 0)
+    else if (strcmp(cmd, "stop") == 0) {
+        /* The bestmove is out before the next command is read. */
         engine_stop();
-    else if (strcmp(cmd, "ponderhit") == 0)
+        engine_wait();
+    } else if (strcmp(cmd, "ponderhit") == 0)
         engine_ponderhit();
     else if (strcmp(cmd, "quit") == 0)
         keep_going = false;

@@ -1,0 +1,135 @@
+#!/bin/sh
+# scripts/xboard-match.sh — bachess speaking CECP (XBoard protocol v2) to a
+# real XBoard: a short match against Fairy-Max, then an analysis-mode smoke
+# test (protocols.md §5 and §7.4, items 40 and 42). XBoard runs headless
+# under xvfb-run.
+#
+#   scripts/xboard-match.sh ENGINE [GAMES] [OUTDIR]
+#
+#   ENGINE  the bachess binary (e.g. ./bachess)
+#   GAMES   number of games, colours alternating (default 2)
+#   OUTDIR  where the PGN and the logs go (default: a new /tmp/bachess-xboard-XXXXXX)
+#
+# The match is 10 s + 0.1 s a move with pondering on (xboard sends `hard`).
+# It fails (exit 1) when
+#   - XBoard fails or times out, or the PGN does not hold GAMES finished games;
+#   - a game ends by a forfeit, a false claim, an illegal move, a loss on
+#     time or an engine that exited (the PGN or XBoard's debug log says so);
+#   - bachess sends XBoard an `Illegal move`, `tellusererror` or `Error` line
+#     (`Error (unknown command)` excepted: XBoard probes with commands);
+#   - bachess never moved.
+# (Illegal moves need no replay: XBoard tests every move it relays and
+# forfeits the engine that made it, which the PGN then says.)
+# The analysis smoke test loads a position, lets XBoard analyse for 8 s and
+# requires thinking lines from bachess and no `move` line.
+# Needs the Debian packages xboard xvfb xauth fairymax
+# (scripts/install-test-deps.sh); the engines live in /usr/games.
+set -u
+
+if [ $# -lt 1 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 ENGINE [GAMES] [OUTDIR]   (ENGINE must be an executable)" >&2
+    exit 2
+fi
+ENGINE_DIR=$(cd "$(dirname "$1")" && pwd)
+ENGINE_FILE=$(basename "$1")
+GAMES=${2:-2}
+OUT=${3:-$(mktemp -d /tmp/bachess-xboard-XXXXXX)}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+PGN=$OUT/games.pgn
+DEBUG=$OUT/xboard.debug
+ADEBUG=$OUT/analysis.debug
+rm -f "$PGN" "$DEBUG" "$ADEBUG"
+
+# The engines are in /usr/games, not on root's PATH; without them xboard
+# hangs on an error dialog (hence `timeout` around every run as well).
+PATH=$PATH:/usr/games
+export PATH
+for tool in xboard xvfb-run fairymax timeout; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "xboard-match: $tool is missing (scripts/install-test-deps.sh installs it)" >&2
+        exit 2
+    fi
+done
+# A private HOME: no settings file of the user's (or from an earlier run)
+# changes what XBoard does.
+HOME=$OUT
+export HOME
+
+failures=0
+fail() {
+    echo "xboard-match: FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# Lines bachess sent that no correct engine sends in a game it plays.
+engine_errors() {
+    grep -a -E '^[0-9]* <first *: *(Illegal move|tellusererror|Error)' "$1" \
+        | grep -a -v 'Error (unknown command)' | head -5
+}
+
+# ---- the match -----------------------------------------------------------------
+LIMIT=$((GAMES * 60 + 60))
+echo "xboard-match: $GAMES games, bachess (CECP) vs fairymax, 10+0.1, pondering; logs in $OUT"
+start=$(date +%s)
+cd "$OUT" || exit 2
+timeout "$LIMIT" xvfb-run -a xboard \
+    -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" -scp fairymax \
+    -mg "$GAMES" -tc 0:10 -inc 0.1 -matchPause 500 -autoCallFlag true -ponderNextMove true \
+    -noGUI -xexit -soundProgram true -saveSettingsOnExit false \
+    -debug -nameOfDebugFile "$DEBUG" -sgf "$PGN" >"$OUT/xboard.out" 2>&1
+status=$?
+elapsed=$(($(date +%s) - start))
+grep -a "final score" "$OUT/xboard.out"
+echo "xboard-match: xboard exit code $status after ${elapsed} s"
+[ "$status" = 0 ] || fail "xboard exit code $status (124: timed out after $LIMIT s); see $OUT/xboard.out"
+
+if [ -f "$PGN" ]; then
+    results=$(grep -c '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$PGN")
+    [ "$results" = "$GAMES" ] || fail "the PGN holds $results finished games, not $GAMES"
+    grep -a -o '{[^}]*} *\(1-0\|0-1\|1/2-1/2\|\*\)' "$PGN" | sed 's/^/xboard-match: game end: /'
+    bad=$(grep -a -i -E 'forfeit|false (win|draw|illegal|claim)|illegal|invalid move|on time|exited|disconnect|crash|lost contact' "$PGN")
+    [ -z "$bad" ] || fail "the PGN shows a forfeit, false claim, illegal move, time loss or exit: $bad"
+else
+    fail "no PGN written"
+fi
+
+if [ -f "$DEBUG" ]; then
+    bad=$(engine_errors "$DEBUG")
+    [ -z "$bad" ] || fail "bachess sent to xboard: $bad"
+    bad=$(grep -a -i -E 'exited unexpectedly|forfeit|false (win|draw|illegal)|wins on time|loses on time|failed to start' "$DEBUG" | head -5)
+    [ -z "$bad" ] || fail "xboard's debug log: $bad"
+    moves=$(grep -a -c -E '^[0-9]* <first *: *move ' "$DEBUG")
+    pongs=$(grep -a -c -E '^[0-9]* <first *: *pong ' "$DEBUG")
+    echo "xboard-match: bachess sent $moves moves and $pongs pongs"
+    [ "$moves" -gt 0 ] || fail "bachess never moved"
+else
+    fail "no xboard debug log written"
+fi
+
+# ---- analysis mode ---------------------------------------------------------------
+# XBoard never ends analysis by itself: `timeout` ends it (exit 124 is the
+# expected outcome), and bachess must then see the end of its input and go.
+echo "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3" >"$OUT/pos.fen"
+timeout 8 xvfb-run -a xboard -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" -lpf "$OUT/pos.fen" -mode Analysis \
+    -noGUI -xexit -soundProgram true -saveSettingsOnExit false \
+    -debug -nameOfDebugFile "$ADEBUG" >"$OUT/analysis.out" 2>&1
+status=$?
+[ "$status" = 124 ] || [ "$status" = 0 ] || fail "analysis run: xboard exit code $status; see $OUT/analysis.out"
+if [ -f "$ADEBUG" ]; then
+    grep -a -q -E '^[0-9]* >first *: *analyze' "$ADEBUG" || fail "xboard never sent analyze"
+    thinking=$(grep -a -c -E '^[0-9]* <first *: *[0-9]+ +-?[0-9]+ +[0-9]+ +[0-9]+' "$ADEBUG")
+    echo "xboard-match: analysis: $thinking thinking lines from bachess"
+    [ "$thinking" -gt 0 ] || fail "no thinking lines from bachess in analysis mode"
+    bad=$(grep -a -E '^[0-9]* <first *: *move ' "$ADEBUG" | head -3)
+    [ -z "$bad" ] || fail "bachess sent a move in analysis mode: $bad"
+    bad=$(engine_errors "$ADEBUG")
+    [ -z "$bad" ] || fail "bachess sent in analysis mode: $bad"
+else
+    fail "no debug log from the analysis run"
+fi
+if [ "$failures" -gt 0 ]; then
+    echo "xboard-match: $failures check(s) failed; logs in $OUT"
+    exit 1
+fi
+echo "xboard-match: ok ($GAMES games in ${elapsed} s: no forfeit, false claim, illegal move, time loss or exit; analysis clean)"

@@ -1,0 +1,635 @@
+#!/usr/bin/env python3
+"""cecp_test.py — XBoard protocol (CECP v2) conformance of the real binary.
+
+Drives the engine through pipes, as a GUI would, and checks the output of
+every scenario of protocols.md section 7.1 (items 2-5, the CECP side) and
+section 7.2 (items 6-26). Stockfish (`go perft 1`) says which moves are
+legal. One line per scenario, then "N passed, N failed"; the exit status
+is non-zero on any failure.
+
+    tests/conformance/cecp_test.py [ENGINE]      (default $BACHESS or ./bachess)
+"""
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import (START_FEN, Engine, HarnessError, Stockfish,  # noqa: E402
+                     engine_path, run_scenarios)
+
+THINKING = re.compile(r"^\s*(\d+)\s+([+-]?\d+)\s+(\d+)\s+(\d+)((?:\s+\d+)*)\s+(\S.*)$")
+MOVE = r"^move ([a-h][1-8][a-h][1-8][qrbn]?)$"
+RESULT = r"^(1-0|0-1|1/2-1/2) \{"
+ALL_LINES = []          # every line any engine sent, for scenario 26
+SF = None               # the legality oracle, started once
+
+
+def check(condition, message):
+    if not condition:
+        raise HarnessError(message)
+
+
+def stockfish():
+    global SF
+    if SF is None:
+        SF = Stockfish()
+    return SF
+
+
+def legal(move, fen=None, moves=()):
+    check(move in stockfish().legal_moves(fen, moves),
+          f"{move} is not legal after {' '.join(moves) or '(no moves)'} from {fen or 'the start'}")
+
+
+class cecp:
+    """`with cecp() as eng:` — an engine after the CECP handshake, with its
+    opening book off (so that searches really search). At the end the engine
+    must still be alive and must exit within 1 s of `quit`."""
+
+    def __init__(self, book=False, handshake=True):
+        self.book, self.handshake = book, handshake
+
+    def __enter__(self):
+        self.eng = Engine(engine_path())
+        if self.handshake:
+            self.features = handshake(self.eng)
+            if not self.book and "OwnBook" in self.features.get("options", ""):
+                self.eng.send("option OwnBook=0")
+        return self.eng
+
+    def __exit__(self, kind, value, tb):
+        eng = self.eng
+        try:
+            if value is None and eng.alive():
+                rc = eng.quit("quit", 1.0)
+                check(rc == 0, f"exit status {rc} after quit")
+            elif value is None and not getattr(eng, "expected_exit", False):
+                raise HarnessError("the engine died")
+        except HarnessError as e:
+            e.engine_dump = eng.dump()
+            raise
+        finally:
+            if value is not None:
+                value.engine_dump = eng.dump()
+            ALL_LINES.extend(text for _, text in eng.lines)
+            eng.kill()
+        return False
+
+
+def handshake(eng):
+    """xboard + protover 2; returns the features as a dict (options joined)."""
+    eng.send("xboard")
+    eng.send("protover 2")
+    features, options, first = {}, [], None
+    deadline = time.monotonic() + 2.0
+    while True:
+        left = deadline - time.monotonic()
+        line = eng.expect(r"^feature ", max(left, 0.01)).string
+        for name, quoted, plain in re.findall(r'(\w+)=(?:"([^"]*)"|(\S+))', line[len("feature "):]):
+            value = quoted if quoted or plain == "" else plain
+            if first is None:
+                first = (name, value)
+            if name == "option":
+                options.append(value)
+            else:
+                features[name] = value
+        if features.get("done") == "1":
+            break
+    features["options"] = "\n".join(options)
+    features["first"] = first
+    return features
+
+
+def thinking_lines(lines):
+    return [m for m in (THINKING.match(t) for t in lines) if m]
+
+
+def moves_in(lines):
+    return [t for t in lines if re.match(r"^move ", t)]
+
+
+# ---- 7.1 start-up ---------------------------------------------------------
+
+def s02_features():
+    with cecp(handshake=False) as eng:
+        t0 = eng.now()
+        f = handshake(eng)
+        check(eng.now() - t0 < 2.0, "features took more than 2 s")
+        check(f["first"] == ("done", "0"), f"the first feature is not done=0 but {f['first']}")
+        for name, want in (("ping", "1"), ("setboard", "1"), ("usermove", "1"), ("sigint", "0"),
+                           ("sigterm", "0"), ("colors", "0"), ("done", "1")):
+            check(f.get(name) == want, f"feature {name}={f.get(name)}, want {want}")
+        feature_lines = [t for t in eng.lines_text() if t.startswith("feature ")]
+        check(any('myname="' in t for t in feature_lines), "myname is not quoted")
+        for t in feature_lines:
+            rest = t[len("feature "):]
+            check(re.fullmatch(r'(\s*\w+=("[^"]*"|-?\d+))+\s*', rest) is not None, f"feature line does not parse: {t}")
+        for name in ("ping", "setboard", "playother", "san", "usermove", "time", "draw", "sigint", "sigterm",
+                     "reuse", "analyze", "colors", "name", "nps", "memory", "smp", "debug"):
+            check(f.get(name) in ("0", "1"), f"boolean feature {name}={f.get(name)}")
+        check(all(re.fullmatch(r"\S.* -(spin -?\d+ -?\d+ -?\d+|check [01]|button|string.*|combo .*)", o)
+                  for o in f["options"].split("\n") if o), "an option feature does not parse")
+
+
+def s03_unbuffered():
+    with cecp() as eng:
+        eng.skip_to_end()
+        t0 = eng.now()
+        eng.send("ping 11")
+        _, at = eng.expect_time(r"^pong 11$", 1.0)
+        check(at - t0 < 0.2, f"pong took {at - t0:.3f} s (stdout buffered?)")
+
+
+def s04_stdin_closed():
+    with cecp(handshake=False) as eng:
+        handshake(eng)
+        eng.expected_exit = True
+        rc = eng.close_stdin(1.0)
+        check(rc == 0, f"exit status {rc} at end of input")
+    for setup in (["new", "force", "post", "analyze"], ["new", "option OwnBook=0", "st 30", "go"]):
+        eng = Engine(engine_path())
+        try:
+            handshake(eng)
+            for line in setup:
+                eng.send(line)
+            time.sleep(0.5)
+            rc = eng.close_stdin(1.0)
+            check(rc == 0, f"exit status {rc} at end of input while searching ({setup[-1]})")
+        finally:
+            ALL_LINES.extend(eng.lines_text())
+            eng.kill()
+
+
+def s05_messy_input():
+    with cecp() as eng:
+        eng.send_raw(b"new\r\n  force \r\n\tusermove\t e2e4 \r\nping  1\r\n")
+        eng.expect(r"^pong 1$", 2)
+        eng.send("joho debug on")
+        eng.expect(r"^Error \(unknown command\): joho$", 2)
+        # Garbage, a 1 MB line, and values out of range: an error each, and on.
+        eng.send("x" * (1 << 20))
+        eng.expect(r"^Error \(unknown command\): x+$", 3)
+        eng.send(" ".join(["usermove"] * 50000))
+        eng.send("\x01\x02\xc3\xa9 \xff")
+        for bad in ("level 0 0 0", "level -1 5 0", "level 40 -5 0", "level 40 5 -1", "level 40 5",
+                    "time -5", "otim -7", "st -3", "st 0", "sd -2", "nps -1", "memory -4", "cores 0",
+                    "time 1e400", "level 40 nan 0", "sd 99999999999999999999"):
+            eng.send(bad)
+            eng.expect(r"^Error \([^)]*\): " + re.escape(bad.split()[0]), 2)
+        eng.send("usermove e2e4")
+        eng.send("ping 2")
+        eng.expect(r"^pong 2$", 3)
+        check(eng.alive(), "engine died on bad input")
+        for t in eng.lines_text():
+            check(not re.match(r"^(Illegal|move )", t) or t.startswith("Illegal move"), f"odd reply {t!r}")
+
+
+# ---- 7.2 CECP scenarios ------------------------------------------------------
+
+def s06_new_ping():
+    with cecp() as eng:
+        eng.send("new")
+        eng.send("ping 1")
+        eng.expect(r"^pong 1$", 2)
+        eng.expect_none(r"^move ", 0.5)
+
+
+def s07_force_move_ping():
+    with cecp() as eng:
+        for line in ("new", "force", "usermove e2e4", "ping 2"):
+            eng.send(line)
+        eng.expect(r"^pong 2$", 2)
+        eng.expect_none(r"^move ", 0.5)
+
+
+def s08_st_reply():
+    with cecp() as eng:
+        eng.send("new")
+        eng.send("st 1")
+        eng.skip_to_end()
+        t0 = eng.now()
+        eng.send("usermove e2e4")
+        m, at = eng.expect_time(MOVE, 1.5)
+        check(at - t0 <= 1.5, f"move after {at - t0:.2f} s with st 1")
+        legal(m.group(1), None, ["e2e4"])
+        mark = eng.mark()
+        time.sleep(1.0)
+        for t in eng.since(mark):
+            check(THINKING.match(t) or t.startswith("#"), f"unexpected line after the move: {t!r}")
+
+
+def s09_go_white_then_force():
+    with cecp() as eng:
+        eng.send("new")
+        eng.send("go")
+        m = eng.expect(MOVE, 15)
+        legal(m.group(1))
+        eng.send("force")
+        eng.send("ping 3")
+        eng.expect(r"^pong 3$", 2)
+        eng.expect_none(r"^move ", 0.5)
+
+
+def s10_side_to_move_and_playother():
+    with cecp() as eng:
+        for line in ("new", "st 1", "force", "usermove e2e4", "usermove e7e5", "go"):
+            eng.send(line)
+        m = eng.expect(MOVE, 2)
+        legal(m.group(1), None, ["e2e4", "e7e5"])
+    with cecp() as eng:
+        for line in ("new", "st 1", "force", "usermove e2e4", "playother"):
+            eng.send(line)
+        eng.expect_none(r"^move ", 1.0)
+        eng.send("usermove e7e5")
+        m = eng.expect(MOVE, 2)
+        legal(m.group(1), None, ["e2e4", "e7e5"])
+
+
+def expect_illegal(eng, move, setup, then_legal):
+    """After `setup`, `usermove move` is refused and the position kept: the
+    legal move `then_legal` is accepted."""
+    for line in ["new", "force"] + setup:
+        eng.send(line)
+    eng.send("ping 100")
+    eng.expect(r"^pong 100$", 2)
+    mark = eng.mark()
+    eng.send("usermove " + move)
+    eng.expect(r"^Illegal move( \(.*\))?: " + re.escape(move) + "$", 2)
+    eng.send("usermove " + then_legal)
+    eng.send("ping 101")
+    eng.expect(r"^pong 101$", 2)
+    refused = [t for t in eng.since(mark) if t.startswith("Illegal")]
+    check(len(refused) == 1, f"the position changed after the refused {move}: {refused}")
+
+
+def s11_illegal_moves():
+    with cecp() as eng:
+        expect_illegal(eng, "e2e5", [], "e2e4")
+        expect_illegal(eng, "e7e5", [], "e2e4")  # the wrong side
+        expect_illegal(eng, "e1g1", ["setboard 4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1"], "e1c1")  # through check
+        expect_illegal(eng, "e1g1", ["setboard r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "usermove e1f1",
+                                     "usermove e8f8", "usermove f1e1", "usermove f8e8"], "e1d1")  # king moved
+        expect_illegal(eng, "e5d6", ["usermove e2e4", "usermove a7a6", "usermove e4e5", "usermove d7d5",
+                                     "usermove a2a3", "usermove a6a5"], "e5e6")  # e.p. a move too late
+        expect_illegal(eng, "zz99", [], "d2d4")
+        # A promotion without its piece: refused, or read as some promotion.
+        for line in ("new", "force", "setboard 8/4P3/8/8/8/8/k7/4K3 w - - 0 1"):
+            eng.send(line)
+        mark = eng.mark()
+        eng.send("usermove e7e8")
+        eng.send("ping 102")
+        eng.expect(r"^pong 102$", 2)
+        refused = [t for t in eng.since(mark) if t.startswith("Illegal")]
+        check(not refused or re.match(r"^Illegal move( \(.*\))?: e7e8$", refused[0]), f"odd refusal {refused}")
+
+
+MATE_IN_1 = "6k1/5ppp/8/8/8/8/8/R6K w - - 0 1"
+
+
+def s12_mate_in_one():
+    with cecp() as eng:
+        for line in ("new", "force", "setboard " + MATE_IN_1, "post", "st 2", "go"):
+            eng.send(line)
+        eng.expect(r"^move a1a8$", 3)
+        mark = eng.mark()
+        time.sleep(0.3)
+        results = [t for t in eng.lines_text() if re.match(RESULT, t)]
+        check(all(t == "1-0 {White mates}" for t in results), f"wrong result claim {results}")
+        scores = [int(m.group(2)) for m in thinking_lines(eng.lines_text())]
+        check(scores and abs(scores[-1] - 100001) <= 1, f"mate score {scores[-1:]} not near 100001")
+        check(not any(t.startswith("move ") for t in eng.since(mark)), "a second move")
+
+
+def play_and_collect(eng, setup, wait_move=True, timeout=5):
+    for line in setup:
+        eng.send(line)
+    m = eng.expect(MOVE, timeout) if wait_move else None
+    eng.send("ping 77")
+    eng.expect(r"^pong 77$", 3)
+    return m, [t for t in eng.lines_text() if re.match(RESULT, t)]
+
+
+def s13_draw_claims():
+    # The engine's only move stalemates: the claim follows the move.
+    with cecp() as eng:
+        m, results = play_and_collect(eng, ["new", "force", "setboard 7k/5P1p/7P/8/8/8/1q6/K7 w - - 0 1", "st 1", "go"])
+        check(m.group(1) == "a1b2", f"played {m.group(1)}")
+        check(results == ["1/2-1/2 {Stalemate}"], f"claims {results}")
+    # No claim may appear: KNN v K, KB v KN, a 99-ply clock before a capture.
+    for fen in ("8/8/8/4k3/8/8/8/1NN1K3 w - - 0 1", "8/8/8/4k3/8/8/n7/2B1K3 w - - 0 1",
+                "4k3/8/8/8/8/8/3q4/3QK3 w - - 99 80"):
+        with cecp() as eng:
+            m, results = play_and_collect(eng, ["new", "force", "setboard " + fen, "st 1", "go"])
+            legal(m.group(1), fen)
+            captured = fen.endswith("99 80") and m.group(1)[2:4] == "d2"
+            check(not results or not captured, f"false claim {results} after {m.group(1)} in {fen}")
+            check(not results or not fen.endswith("99 80"), f"claim {results} after a capture")
+            check(not results or "Insufficient" not in results[0] or fen.startswith("8/8/8/4k3/8/8/n7"),
+                  f"false insufficient-material claim {results}")
+    # A forced repetition: the claim comes exactly at the third occurrence.
+    with cecp() as eng:
+        for line in ("new", "force", "setboard 2r4k/8/8/8/8/8/7r/K7 w - - 0 1", "st 1", "go"):
+            eng.send(line)
+        replies = ["h8g8", "g8h8", "h8g8", "g8h8"]
+        for i, reply in enumerate(replies):
+            m = eng.expect(MOVE, 3)
+            check(not [t for t in eng.lines_text() if re.match(RESULT, t)], f"early claim before reply {i}")
+            eng.send("usermove " + reply)
+        eng.expect(r"^1/2-1/2 \{Draw by repetition\}$", 3)
+        eng.expect_none(r"^move ", 0.5)
+        check(len(moves_in(eng.lines_text())) == 4, "moves after the third occurrence")
+
+
+def s14_time_controls():
+    with cecp() as eng:
+        for line in ("new", "level 40 0:30 0", "level 0 2 12", "level 0 0:10 0.1", "st 5", "sd 3",
+                     "time 1000", "otim 1000", "ping 1"):
+            eng.send(line)
+        eng.expect(r"^pong 1$", 2)
+        check(not any(t.startswith("Error") for t in eng.lines_text()), "an error for a valid time control")
+        for line in ("new", "level 0 5 0", "sd 3", "post", "go"):
+            eng.send(line)
+        eng.expect(MOVE, 10)
+        plies = [int(m.group(1)) for m in thinking_lines(eng.lines_text())]
+        check(plies and plies[-1] <= 3, f"last ply {plies[-1:]} with sd 3")
+    with cecp() as eng:
+        for line in ("new", "level 0 1 0", "force", "usermove e2e4", "time 50", "otim 6000"):
+            eng.send(line)
+        eng.skip_to_end()
+        t0 = eng.now()
+        eng.send("go")
+        _, at = eng.expect_time(MOVE, 2)
+        check(at - t0 < 0.5, f"move took {at - t0:.2f} s with 0.5 s on the clock")
+
+
+def s15_nps():
+    with cecp() as eng:
+        for line in ("new", "nps 1000", "st 1", "post", "go"):
+            eng.send(line)
+        eng.expect(MOVE, 10)
+        lines = thinking_lines(eng.lines_text())
+        check(lines, "no thinking output")
+        nodes, cs = int(lines[-1].group(4)), int(lines[-1].group(3))
+        check(nodes <= 1300, f"{nodes} nodes with nps 1000 and st 1")
+        check(abs(cs - nodes / 10) <= 2, f"time {cs} cs is not nodes/nps ({nodes} nodes)")
+
+
+def s16_thinking_format():
+    with cecp() as eng:
+        for line in ("new", "force", "usermove e2e4", "post", "st 2"):
+            eng.send(line)
+        mark = eng.mark()
+        t0 = eng.now()
+        eng.send("go")
+        eng.expect(MOVE, 4)
+        timed = eng.since_timed(mark)
+        search_lines = [(t, s) for t, s in timed if not s.startswith("move ") and not s.startswith("#")]
+        check(search_lines, "no thinking output with post")
+        last_cs = -1
+        for at, text in search_lines:
+            m = THINKING.match(text)
+            check(m is not None, f"not a thinking line: {text!r}")
+            check(not m.group(5) or "\t" in text, f"extra fields but no TAB before the pv: {text!r}")
+            cs = int(m.group(3))
+            check(cs >= last_cs, f"time went back: {text!r}")
+            check(cs <= (at - t0) * 100 + 5, f"time {cs} cs after {at - t0:.2f} s: not centiseconds?")
+            last_cs = cs
+        elapsed = (search_lines[-1][0] - t0) * 100
+        check(last_cs >= elapsed * 0.5 - 20, f"time {last_cs} cs after {elapsed:.0f} cs: not centiseconds?")
+        eng.send("nopost")
+        eng.send("force")
+        eng.send("usermove e7e5")
+        mark = eng.mark()
+        eng.send("go")
+        eng.expect(MOVE, 4)
+        check(not thinking_lines(eng.since(mark)), "thinking lines after nopost")
+
+
+def s17_ping_while_thinking():
+    with cecp() as eng:
+        for line in ("new", "force", "usermove e2e4", "usermove e7e5", "st 3", "go", "ping 7"):
+            eng.send(line)
+        eng.expect(r"^(move |pong 7$)", 5)
+        order = [t for t in eng.lines_text() if t.startswith("move ") or t == "pong 7"]
+        check(order[0].startswith("move "), f"pong before the move: {order}")
+        eng.expect(r"^pong 7$", 2)
+    with cecp() as eng:
+        for line in ("new", "hard", "st 1", "usermove e2e4"):
+            eng.send(line)
+        eng.expect(MOVE, 3)
+        time.sleep(0.3)
+        eng.skip_to_end()
+        t0 = eng.now()
+        eng.send("ping 8")
+        _, at = eng.expect_time(r"^pong 8$", 1)
+        check(at - t0 < 0.1, f"pong took {at - t0:.3f} s while pondering")
+        eng.expect_none(r"^move ", 0.5)
+
+
+def s18_move_now():
+    with cecp() as eng:
+        for line in ("new", "force", "usermove d2d4", "st 30", "go"):
+            eng.send(line)
+        time.sleep(0.5)
+        eng.skip_to_end()
+        t0 = eng.now()
+        eng.send("?")
+        _, at = eng.expect_time(MOVE, 1)
+        check(at - t0 < 0.5, f"move {at - t0:.2f} s after '?'")
+        eng.send("force")
+        eng.send("?")
+        eng.expect_none(r".", 0.5)
+
+
+def s19_stop_without_move():
+    with cecp() as eng:
+        for line in ("new", "st 30", "go"):
+            eng.send(line)
+        time.sleep(0.5)
+        eng.send("force")
+        eng.send("ping 1")
+        eng.expect(r"^pong 1$", 2)
+        eng.expect_none(r"^move ", 0.5)
+        for line in ("new", "st 30", "go"):
+            eng.send(line)
+        time.sleep(0.5)
+        eng.send("result 1-0 {x}")
+        eng.expect_none(r"^move ", 0.5)
+        eng.send("ping 2")
+        eng.expect(r"^pong 2$", 2)
+        check(not moves_in(eng.lines_text()), "a move was sent")
+    with cecp() as eng:
+        for line in ("new", "st 30", "go"):
+            eng.send(line)
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        eng.expected_exit = True
+        rc = eng.quit("quit", 1.0)
+        check(rc == 0 and time.monotonic() - t0 < 1.0, "slow exit from a search")
+        check(not moves_in(eng.lines_text()), "a move was sent before quitting")
+
+
+def s20_undo_remove():
+    with cecp() as eng:
+        for line in ("new", "force", "usermove e2e4", "usermove e7e5", "undo", "usermove e7e5",
+                     "remove", "usermove e2e4", "usermove e7e5", "ping 1"):
+            eng.send(line)
+        eng.expect(r"^pong 1$", 2)
+        check(not any(t.startswith(("Illegal", "Error")) for t in eng.lines_text()), "undo/remove did not take back")
+        eng.send("remove")
+        eng.send("remove")
+        eng.expect(r"^Error \([^)]*\): remove", 2)
+        eng.send("usermove e2e4")
+        eng.send("ping 2")
+        eng.expect(r"^pong 2$", 2)
+        check(not any(t.startswith("Illegal") for t in eng.lines_text()), "the board is not at the start")
+
+
+def s21_draw_offers():
+    with cecp() as eng:
+        for line in ("new", "force", "setboard 8/8/4k3/8/8/3K4/8/8 w - - 0 1", "draw", "ping 1"):
+            eng.send(line)
+        eng.expect(r"^pong 1$", 2)
+        for line in ("new", "force", "setboard 4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1", "st 1", "go"):
+            eng.send(line)
+        eng.expect(MOVE, 3)
+        mark = eng.mark()
+        eng.send("draw")
+        eng.send("ping 2")
+        eng.expect(r"^pong 2$", 2)
+        check(not any("offer" in t for t in eng.since(mark)), "offered a draw while winning")
+        check(not any(t.startswith("1/2-1/2") for t in eng.lines_text()), "claimed a draw on a draw offer")
+
+
+def s22_analyze():
+    with cecp() as eng:
+        for line in ("new", "force", "post", "analyze"):
+            eng.send(line)
+        lines = eng.collect(2.0)
+        check(thinking_lines(lines), "no thinking lines in analysis")
+        check(not moves_in(lines), "a move in analysis")
+        mark = eng.mark()
+        eng.send("usermove e2e4")
+        lines = eng.collect(1.0)
+        pvs = [m.group(6).split()[0] for m in thinking_lines(lines)]
+        check(pvs, "no thinking after a move in analysis")
+        sf_black = stockfish().legal_moves(None, ["e2e4"])
+        check(all(p.rstrip("?!") in sf_black for p in pvs[1:]), f"pv not for Black after e2e4: {pvs}")
+        eng.send("undo")
+        check(thinking_lines(eng.collect(1.0)), "no thinking after undo in analysis")
+        eng.skip_to_end()
+        eng.send(".")
+        eng.expect(r"^stat01: \d+ \d+ \d+ \d+ \d+( \S+)?$", 1)
+        eng.send("exit")
+        eng.send("ping 9")
+        eng.expect(r"^pong 9$", 2)
+        eng.expect_none(r"^move ", 0.5)
+        check(not moves_in(eng.since(mark)), "a move in analysis")
+
+
+def s23_hint_bk():
+    with cecp() as eng:
+        for line in ("new", "st 1", "usermove e2e4"):
+            eng.send(line)
+        m = eng.expect(MOVE, 3)
+        eng.send("hint")
+        eng.send("ping 1")
+        eng.expect(r"^pong 1$", 2)
+        hints = [t for t in eng.lines_text() if t.startswith("Hint:")]
+        for h in hints:
+            legal(h.split()[1], None, ["e2e4", m.group(1)])
+        eng.send("force")
+        mark = eng.mark()
+        eng.send("bk")
+        eng.send("ping 2")
+        eng.expect(r"^pong 2$", 2)
+        reply = eng.since(mark)[:-1]
+        check(reply and reply[-1] == "", f"bk reply does not end with an empty line: {reply}")
+        check(all(t[:1] in (" ", "\t") for t in reply[:-1]), f"bk lines must start with a space or tab: {reply}")
+
+
+def s24_capabilities():
+    with cecp() as eng:
+        for line in ("memory 64", "cores 1", "egtpath syzygy /nonexistent", "option Hash=32", "new", "ping 1"):
+            eng.send(line)
+        eng.expect(r"^pong 1$", 3)
+        check(not any(t.startswith("Error") for t in eng.lines_text()), "an error for a capability command")
+
+
+def s25_reuse():
+    with cecp() as eng:
+        # Game 1 repeats a position twice; game 2 goes through it once more.
+        for line in ("new", "force", "usermove g1f3", "usermove g8f6", "usermove f3g1", "usermove f6g8",
+                     "usermove g1f3", "usermove g8f6", "usermove f3g1", "result 1/2-1/2 {x}", "force"):
+            eng.send(line)
+        for line in ("new", "force", "usermove g1f3", "usermove g8f6", "usermove f3g1", "st 1", "go"):
+            eng.send(line)
+        m = eng.expect(MOVE, 3)
+        legal(m.group(1), None, ["g1f3", "g8f6", "f3g1"])
+        eng.send("ping 1")
+        eng.expect(r"^pong 1$", 2)
+        check(not any(re.match(RESULT, t) for t in eng.lines_text()), "a result claim in a fresh game")
+        for line in ("new", "st 1", "go"):
+            eng.send(line)
+        m = eng.expect(MOVE, 3)
+        legal(m.group(1))
+
+
+ALLOWED = re.compile(r"^(feature .*|pong .*|move [a-h][1-8][a-h][1-8][qrbn]?|Illegal move.*|Error \(.*|"
+                     r"(1-0|0-1|1/2-1/2) \{.*\}|resign|offer draw|tell\w* .*|#.*|Hint: .*|stat01: .*|"
+                     r"\+\+|--|)$")
+
+
+def s26_no_stray_lines():
+    check(ALL_LINES, "no lines collected")
+    for text in ALL_LINES:
+        check(ALLOWED.match(text) or THINKING.match(text), f"stray line {text[:80]!r}")
+        check(not re.match(r"^(White|Black|checkmate|Draw|computer)", text, re.I), f"dangerous line {text[:80]!r}")
+
+
+SCENARIOS = [
+    ("02 features after protover 2", s02_features),
+    ("03 stdout not buffered", s03_unbuffered),
+    ("04 end of input: idle, analysing, thinking", s04_stdin_closed),
+    ("05 CRLF, spaces, unknown, garbage, out of range", s05_messy_input),
+    ("06 new + ping: no move", s06_new_ping),
+    ("07 force + move + ping: no move", s07_force_move_ping),
+    ("08 st 1 + usermove: one legal move in time", s08_st_reply),
+    ("09 new + go plays White; force stops", s09_go_white_then_force),
+    ("10 go plays the side to move; playother", s10_side_to_move_and_playother),
+    ("11 illegal moves refused, position kept", s11_illegal_moves),
+    ("12 mate in one: a1a8, 100001, true claim", s12_mate_in_one),
+    ("13 stalemate, no false claims, repetition", s13_draw_claims),
+    ("14 time controls, sd, low clock", s14_time_controls),
+    ("15 nps", s15_nps),
+    ("16 thinking output format", s16_thinking_format),
+    ("17 ping while thinking and pondering", s17_ping_while_thinking),
+    ("18 ? moves now", s18_move_now),
+    ("19 force/result/quit during a search", s19_stop_without_move),
+    ("20 undo and remove", s20_undo_remove),
+    ("21 draw offers", s21_draw_offers),
+    ("22 analyze mode", s22_analyze),
+    ("23 hint and bk", s23_hint_bk),
+    ("24 memory, cores, egtpath, option", s24_capabilities),
+    ("25 two games in a row", s25_reuse),
+    ("26 no stray lines", s26_no_stray_lines),
+]
+
+
+def main():
+    path = engine_path()
+    if not os.access(path, os.X_OK):
+        print(f"cecp_test: no engine at {path}", file=sys.stderr)
+        return 2
+    only = os.environ.get("CECP_ONLY")
+    chosen = [s for s in SCENARIOS if not only or s[0][:2] in only.split(",")]
+    try:
+        return run_scenarios(chosen, "CECP conformance")
+    finally:
+        if SF:
+            SF.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,298 @@
+"""harness.py — drives a chess engine binary through pipes, for the
+protocol conformance scenarios (protocols.md section 7).
+
+Standard library only. The shared API:
+
+    eng = Engine(path)               start the engine (stdin/stdout pipes)
+    eng.send("xboard")               send one line ("\n" added)
+    eng.send_raw(b"...")             send raw bytes (CRLF tests, huge lines)
+    m = eng.expect(r"^pong 1$", 2)   wait up to 2 s for a line matching the
+                                     regex; returns the re.Match; raises
+                                     HarnessError on timeout or engine exit
+    eng.expect_none(r"^move", 0.5)   no matching line for 0.5 s (raises)
+    lines = eng.collect(1.0)         every line that arrives in 1 s
+    eng.mark() / eng.since(mark)     every line received since a mark
+    eng.lines_text()                 every line received so far
+    eng.alive()                      is the process still running
+    rc = eng.quit("quit", 1.0)       send the line, return the exit code
+                                     (raises if not gone within the deadline)
+    rc = eng.close_stdin(1.0)        close stdin, return the exit code
+    eng.kill()                       cleanup (always safe)
+
+    sf = Stockfish()                 /usr/games/stockfish as legality oracle
+    sf.legal_moves(fen, moves=())    set of coordinate moves (perft 1)
+    sf.close()
+
+    run_scenarios(list_of_(name, fn)) runs each fn(), prints one line per
+                                     scenario and "N passed, N failed";
+                                     returns the process exit status.
+
+Every line both ways is kept in eng.log (time, direction, text) and dumped
+on failure.  The engine path comes from the first command-line argument,
+then $BACHESS, then ./bachess (engine_path()).
+"""
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+import traceback
+
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+class HarnessError(AssertionError):
+    pass
+
+
+def engine_path():
+    if len(sys.argv) > 1:
+        return sys.argv[1]
+    return os.environ.get("BACHESS", "./bachess")
+
+
+class Engine:
+    def __init__(self, path=None, args=(), name="engine"):
+        self.path = path or engine_path()
+        self.name = name
+        self.t0 = time.monotonic()
+        self.log = []
+        self.lines = []          # every line received, in order: (time, text)
+        self._read = 0           # index of the next line expect() looks at
+        self._cond = threading.Condition()
+        self._eof = False
+        self.proc = subprocess.Popen([self.path, *args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     bufsize=0)
+        self._reader = threading.Thread(target=self._read_loop, daemon=True)
+        self._reader.start()
+        self._err_reader = threading.Thread(target=self._stderr_loop, daemon=True)
+        self._err_reader.start()
+
+    # ---- background readers ------------------------------------------
+    def _read_loop(self):
+        buf = b""
+        while True:
+            try:
+                chunk = self.proc.stdout.read1(65536) if hasattr(self.proc.stdout, "read1") \
+                    else os.read(self.proc.stdout.fileno(), 65536)
+            except (OSError, ValueError):
+                chunk = b""
+            if not chunk:
+                break
+            buf += chunk
+            while b"\n" in buf:
+                raw, buf = buf.split(b"\n", 1)
+                text = raw.decode("utf-8", "replace")
+                now = time.monotonic() - self.t0
+                with self._cond:
+                    self.lines.append((now, text))
+                    self.log.append((now, "<", text))
+                    self._cond.notify_all()
+        with self._cond:
+            if buf:
+                now = time.monotonic() - self.t0
+                self.lines.append((now, buf.decode("utf-8", "replace")))
+                self.log.append((now, "<", "(no newline) " + buf.decode("utf-8", "replace")))
+            self._eof = True
+            self._cond.notify_all()
+
+    def _stderr_loop(self):
+        for raw in iter(self.proc.stderr.readline, b""):
+            with self._cond:
+                self.log.append((time.monotonic() - self.t0, "!", raw.decode("utf-8", "replace").rstrip()))
+
+    # ---- sending -------------------------------------------------------
+    def now(self):
+        return time.monotonic() - self.t0
+
+    def send(self, line):
+        self.send_raw((line + "\n").encode())
+        with self._cond:
+            self.log.append((self.now(), ">", line if len(line) < 200 else line[:200] + "..."))
+
+    def send_raw(self, data):
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError) as e:
+            raise HarnessError(f"cannot write to engine: {e}")
+
+    # ---- receiving -----------------------------------------------------
+    def mark(self):
+        with self._cond:
+            return len(self.lines)
+
+    def since(self, mark):
+        with self._cond:
+            return [text for _, text in self.lines[mark:]]
+
+    def lines_text(self):
+        """Every line received so far."""
+        with self._cond:
+            return [text for _, text in self.lines]
+
+    def since_timed(self, mark):
+        with self._cond:
+            return list(self.lines[mark:])
+
+    def skip_to_end(self):
+        """expect() will only look at lines that arrive from now on."""
+        with self._cond:
+            self._read = len(self.lines)
+
+    def expect(self, pattern, timeout=2.0, skip=True):
+        """Waits for a line matching `pattern` (from the last expect on).
+        Lines before it are passed over (skip=True) or fail (skip=False)."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                while self._read < len(self.lines):
+                    text = self.lines[self._read][1]
+                    self._read += 1
+                    m = rx.search(text)
+                    if m:
+                        return m
+                    if not skip:
+                        raise HarnessError(f"expected /{pattern}/, got {text!r}")
+                if self._eof:
+                    raise HarnessError(f"engine closed its output while waiting for /{pattern}/")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise HarnessError(f"no line matching /{pattern}/ within {timeout} s")
+                self._cond.wait(left)
+
+    def expect_time(self, pattern, timeout=2.0):
+        """Like expect(), but returns (match, arrival time)."""
+        m = self.expect(pattern, timeout)
+        with self._cond:
+            return m, self.lines[self._read - 1][0]
+
+    def expect_none(self, pattern, duration):
+        """Fails if a line matching `pattern` arrives within `duration`."""
+        rx = re.compile(pattern)
+        start = self.mark()
+        time.sleep(duration)
+        for text in self.since(start):
+            if rx.search(text):
+                raise HarnessError(f"unexpected line {text!r}")
+        with self._cond:
+            self._read = max(self._read, start)
+
+    def collect(self, duration):
+        start = self.mark()
+        time.sleep(duration)
+        return self.since(start)
+
+    # ---- life and death ----------------------------------------------
+    def alive(self):
+        return self.proc.poll() is None
+
+    def wait_exit(self, timeout):
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise HarnessError(f"engine still running {timeout} s after being told to quit")
+
+    def quit(self, line="quit", timeout=1.0):
+        self.send(line)
+        return self.wait_exit(timeout)
+
+    def close_stdin(self, timeout=1.0):
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        return self.wait_exit(timeout)
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def dump(self, limit=80):
+        with self._cond:
+            entries = self.log[-limit:]
+        return "\n".join(f"    {t:8.3f} {d} {s[:300]}" for t, d, s in entries)
+
+
+class Stockfish:
+    """Debian's stockfish as the legality oracle: `go perft 1` lists every
+    legal move as `e2e4: 1`."""
+
+    PATH = "/usr/games/stockfish"
+
+    def __init__(self, path=None):
+        self.eng = Engine(path or os.environ.get("STOCKFISH", self.PATH), name="stockfish")
+        self.eng.send("uci")
+        self.eng.expect(r"^uciok", 5)
+
+    def legal_moves(self, fen=None, moves=()):
+        pos = "position " + ("startpos" if fen is None else "fen " + fen)
+        if moves:
+            pos += " moves " + " ".join(moves)
+        self.eng.skip_to_end()
+        self.eng.send(pos)
+        self.eng.send("go perft 1")
+        result = set()
+        while True:
+            text = self.eng.expect(r"^([a-h][1-8][a-h][1-8][qrbn]?: \d+|Nodes searched)", 5).group(0)
+            if text.startswith("Nodes searched"):
+                return result
+            result.add(text.split(":")[0])
+
+    def close(self):
+        try:
+            self.eng.quit("quit", 2)
+        except HarnessError:
+            pass
+        self.eng.kill()
+
+
+def run_scenarios(scenarios, title="scenarios"):
+    """Runs (name, fn) pairs; fn raises on failure. Prints one line per
+    scenario and a summary; returns 0 if all passed, else 1."""
+    passed = failed = 0
+    t_all = time.monotonic()
+    for name, fn in scenarios:
+        t = time.monotonic()
+        try:
+            fn()
+            passed += 1
+            print(f"PASS  {name}  ({time.monotonic() - t:.2f} s)", flush=True)
+        except Exception as e:  # noqa: BLE001 — report every kind of failure
+            failed += 1
+            print(f"FAIL  {name}  ({time.monotonic() - t:.2f} s): {e}", flush=True)
+            dumps = getattr(e, "engine_dump", None)
+            if dumps:
+                print(dumps, flush=True)
+            elif not isinstance(e, HarnessError):
+                traceback.print_exc()
+    print(f"{title}: {passed} passed, {failed} failed ({time.monotonic() - t_all:.1f} s)", flush=True)
+    return 0 if failed == 0 else 1
+
+
+class session:
+    """`with session(path) as eng:` starts an engine, attaches its log to any
+    failure, and always kills it at the end."""
+
+    def __init__(self, path=None, args=()):
+        self.path, self.args = path, args
+
+    def __enter__(self):
+        self.eng = Engine(self.path, self.args)
+        return self.eng
+
+    def __exit__(self, kind, value, tb):
+        if value is not None and isinstance(value, Exception):
+            value.engine_dump = self.eng.dump()
+        self.eng.kill()
+        return False

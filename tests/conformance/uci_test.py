@@ -1,0 +1,1093 @@
+#!/usr/bin/env python3
+"""uci_test.py — UCI conformance scenarios for bachess.
+
+    python3 tests/conformance/uci_test.py ./bachess [-k WORD] [--seed N]
+
+Runs the scenarios of docs/protocols.md section 7.1 (items 1, 3, 4, 5, for
+UCI) and 7.3 (items 27-39) plus bad input (over-long lines, out-of-range
+values, garbage). Every move the engine sends is checked against an
+independent move generator: Debian's stockfish, `go perft 1`. Every test
+also checks that the engine is still alive at its end and leaves within
+1 s of `quit`. Prints one line per scenario, then "N passed, N failed";
+the exit code is 0 only if everything passed.
+"""
+import argparse
+import os
+import random
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+from harness import START_FEN, HarnessError as Failure  # noqa: E402
+
+BINARY = None
+ORACLE = None
+RNG = None
+ENGINES = []          # engines started by the running test
+
+MOVE_RE = re.compile(r"^[a-h][1-8][a-h][1-8][nbrq]?$")
+INT_FIELDS = {"depth", "seldepth", "time", "nodes", "nps", "hashfull", "tbhits", "multipv",
+              "currmovenumber", "cpuload", "sbhits"}
+
+# Positions (FEN) used by several scenarios.
+MATE_IN_1 = "6k1/5ppp/8/8/8/8/8/R6K w - - 0 1"          # a1a8#
+MATE_IN_2 = "k7/8/2K5/8/8/8/8/7R w - - 0 1"             # 1.Kb6 Kb8 2.Rh8#
+MATED_IN_1 = "k7/8/1K6/8/8/8/8/7R b - - 0 1"            # 1...Kb8 2.Rh8#: mate -1
+CASTLE_MATE = "8/8/8/8/4ppp1/2N1pkp1/8/4K2R w K - 0 1"  # 1.O-O# (e1g1)
+PROMOTE = "8/4P3/8/8/8/8/k7/4K3 w - - 0 1"              # e7e8q
+STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]             # White is mated
+QUEEN_UP = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
+
+
+# ---- the harness, with what these tests need on top ------------------------------
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+class UciEngine(harness.Engine):
+    """harness.Engine plus reading *up to* a line (keeping the lines before
+    it), consuming collect, sync by isready, and send times. Times are
+    seconds on the harness clock (Engine.now())."""
+
+    def __init__(self, path, name="bachess"):
+        super().__init__(path, name=name)
+        self.last_time = None        # arrival time of the line read_until stopped at
+
+    def send_raw(self, data, shown=None):
+        sent = self.now()
+        super().send_raw(data)
+        text = shown if shown is not None else data.decode("utf-8", "replace").rstrip("\r\n")
+        with self._cond:
+            self.log.append((sent, ">", text if len(text) < 200 else text[:200] + "...[%d]" % len(text)))
+        return sent
+
+    def send(self, line):
+        return self.send_raw((line + "\n").encode("utf-8", "surrogateescape"), shown=line)
+
+    def read_until(self, pattern, timeout, forbid=None):
+        """The lines up to and including the first one matching `pattern`;
+        Failure at the deadline, at end of output, or on a line matching
+        `forbid` first."""
+        rx, bad = re.compile(pattern), re.compile(forbid) if forbid else None
+        deadline = time.monotonic() + timeout
+        got, self.timed = [], []     # the lines returned; with their arrival times
+        with self._cond:
+            while True:
+                while self._read < len(self.lines):
+                    t, text = self.lines[self._read]
+                    self._read += 1
+                    got.append(text)
+                    self.timed.append((t, text))
+                    if bad and bad.search(text):
+                        raise Failure("forbidden line %r before /%s/" % (text, pattern))
+                    if rx.search(text):
+                        self.last_time = t
+                        return got
+                if self._eof:
+                    raise Failure("engine output ended (exit code %s) before /%s/; last lines %r"
+                                  % (self.proc.poll(), pattern, got[-5:]))
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise Failure("no line matching /%s/ within %.2f s; last lines %r" % (pattern, timeout, got[-5:]))
+                self._cond.wait(left)
+
+    def collect(self, duration):
+        """Every line that arrives within `duration` s (consumed)."""
+        deadline = time.monotonic() + duration
+        got = []
+        with self._cond:
+            while True:
+                while self._read < len(self.lines):
+                    got.append(self.lines[self._read][1])
+                    self._read += 1
+                left = deadline - time.monotonic()
+                if left <= 0 or self._eof:
+                    return got
+                self._cond.wait(left)
+
+    def sync(self, timeout=2.0):
+        """isready; the lines that came before readyok."""
+        self.send("isready")
+        return self.read_until(r"^readyok$", timeout)[:-1]
+
+    def check_alive(self):
+        check(self.alive(), "the engine exited (code %s)" % self.proc.poll())
+
+    def quit(self, line="quit", timeout=1.0):
+        self.check_alive()
+        code = super().quit(line, timeout)
+        check(code == 0, "exit code %s after %s" % (code, line))
+        return code
+
+    def close(self, timeout=1.0):
+        code = self.close_stdin(timeout)
+        check(code == 0, "exit code %s after stdin closed" % code)
+        return code
+
+
+class Oracle(harness.Stockfish):
+    """harness.Stockfish plus the FEN after some moves (stockfish's `d`)."""
+
+    def legal_moves(self, fen=None, moves=()):
+        return super().legal_moves(None if fen in (None, "startpos", START_FEN) else fen, tuple(moves))
+
+    def fen(self, fen=None, moves=()):
+        pos = "position " + ("startpos" if fen in (None, "startpos") else "fen " + fen)
+        if moves:
+            pos += " moves " + " ".join(moves)
+        self.eng.skip_to_end()
+        self.eng.send(pos)
+        self.eng.send("d")
+        return self.eng.expect(r"^Fen: (.*)$", 5).group(1)
+
+
+# ---- helpers ----------------------------------------------------------------
+
+def oracle():
+    global ORACLE
+    if ORACLE is None:
+        ORACLE = Oracle()
+    return ORACLE
+
+
+def start(handshake=True, book=False):
+    """A fresh engine, after `uci` ... `uciok` and `isready` ... `readyok`.
+    Its opening book (option OwnBook, answering book moves at once) is off
+    unless `book`: most scenarios are about the search and its limits."""
+    e = UciEngine(BINARY)
+    ENGINES.append(e)
+    if handshake:
+        e.send("uci")
+        lines = e.read_until(r"^uciok$", 2.0)
+        if any(l.startswith("option name OwnBook ") for l in lines):
+            e.send("setoption name OwnBook value %s" % ("true" if book else "false"))
+        e.sync(2.0)
+    return e
+
+
+def position_command(fen=None, moves=()):
+    base = "startpos" if fen in (None, "startpos") else "fen " + fen
+    return "position " + base + (" moves " + " ".join(moves) if moves else "")
+
+
+def parse_info(line):
+    """The fields of an `info` line as a dict; Failure if it is malformed."""
+    toks = line.split()
+    check(toks and toks[0] == "info", "not an info line: %r" % line)
+    d, i = {}, 1
+    while i < len(toks):
+        k = toks[i]
+        if k == "string":
+            d["string"] = " ".join(toks[i + 1:])
+            break
+        if k in ("pv", "refutation", "currline"):
+            d[k] = toks[i + 1:]
+            for m in d[k]:
+                check(MOVE_RE.match(m), "bad move %r in %s of %r" % (m, k, line))
+            break
+        try:
+            if k == "score":
+                kind, value = toks[i + 1], int(toks[i + 2])
+                check(kind in ("cp", "mate"), "bad score kind in %r" % line)
+                d["score"] = (kind, value)
+                i += 3
+                while i < len(toks) and toks[i] in ("lowerbound", "upperbound"):
+                    d["bound"] = toks[i]
+                    i += 1
+                continue
+            if k == "wdl":
+                d["wdl"] = tuple(int(x) for x in toks[i + 1:i + 4])
+                check(len(d["wdl"]) == 3, "wdl needs three numbers: %r" % line)
+                i += 4
+                continue
+            if k in INT_FIELDS:
+                d[k] = int(toks[i + 1])
+                i += 2
+                continue
+            if k == "currmove":
+                d[k] = toks[i + 1]
+                check(MOVE_RE.match(d[k]), "bad currmove in %r" % line)
+                i += 2
+                continue
+        except (IndexError, ValueError):
+            raise Failure("malformed info line %r" % line)
+        raise Failure("unknown info field %r in %r" % (k, line))
+    check("seldepth" not in d or "depth" in d, "seldepth without depth: %r" % line)
+    check("hashfull" not in d or 0 <= d["hashfull"] <= 1000, "hashfull out of 0..1000: %r" % line)
+    if "wdl" in d:
+        check(sum(d["wdl"]) == 1000 and min(d["wdl"]) >= 0, "wdl must be per mille: %r" % line)
+    for k in ("depth", "time", "nodes", "nps"):
+        check(d.get(k, 0) >= 0, "negative %s: %r" % (k, line))
+    return d
+
+
+class Search:
+    """The output of one go: info dicts, the best and ponder moves, timing."""
+
+    def __init__(self, lines, sent_at, arrived_at):
+        self.lines = lines
+        self.elapsed = arrived_at - sent_at
+        self.infos = [parse_info(l) for l in lines if l.startswith("info")]
+        stray = [l for l in lines if not (l.startswith("info") or l.startswith("bestmove"))]
+        check(not stray, "unexpected lines during the search: %r" % stray[:3])
+        bests = [l for l in lines if l.startswith("bestmove")]
+        check(len(bests) == 1, "expected one bestmove, got %r" % bests)
+        m = re.match(r"^bestmove (\S+)(?: ponder (\S+))?$", bests[0])
+        check(m, "malformed bestmove line %r" % bests[0])
+        self.best, self.ponder = m.group(1), m.group(2)
+        self.pv_infos = [d for d in self.infos if d.get("pv") and d.get("multipv", 1) == 1]
+        self.last = self.pv_infos[-1] if self.pv_infos else None
+        self.depth_infos = [d for d in self.infos if "depth" in d]
+
+    def check_best_is_pv(self):
+        """bestmove equals the first move of the last (multipv 1) pv shown."""
+        if self.best in ("0000", "(none)"):
+            return
+        check(self.last is not None, "no info line with a pv before bestmove")
+        check(self.last["pv"][0] == self.best,
+              "bestmove %s is not the first move of the last pv %s" % (self.best, " ".join(self.last["pv"])))
+
+    def score(self):
+        check(self.last and "score" in self.last, "no score in the last pv info")
+        return self.last["score"]
+
+
+def go(e, command, timeout=10.0, forbid_before=None):
+    """Sends a go command and reads its output up to bestmove."""
+    sent = e.send_raw((command + "\n").encode(), shown=command)
+    lines = e.read_until(r"^bestmove", timeout, forbid=forbid_before)
+    s = Search(lines, sent, e.last_time)
+    s.check_best_is_pv()
+    return s
+
+
+def no_more_bestmove(e, wait=0.0):
+    """Nothing but info lines follow (after `wait` s): `isready` finds no second bestmove."""
+    if wait:
+        time.sleep(wait)
+    extra = e.sync(2.0)
+    check(not [l for l in extra if l.startswith("bestmove")], "a second bestmove: %r" % extra)
+    return extra
+
+
+def check_legal(best, fen=None, moves=(), ponder=None):
+    legal = oracle().legal_moves(fen or "startpos", list(moves))
+    if not legal:
+        check(best in ("0000", "(none)"), "no legal move, yet bestmove %s" % best)
+        return
+    check(best in legal, "bestmove %s is illegal (fen %s moves %s)" % (best, fen or "startpos", " ".join(moves)))
+    if ponder is not None:
+        after = oracle().legal_moves(fen or "startpos", list(moves) + [best])
+        check(ponder in after, "ponder move %s is illegal after %s" % (ponder, best))
+
+
+def engine_fen(e):
+    e.send("d")
+    fen = e.read_until(r"^Fen: ", 2.0)[-1][5:]
+    e.read_until(r"^Key: ", 2.0)
+    return fen
+
+
+def random_game(plies, fen=None, avoid_end=True):
+    """A random legal game of `plies` plies (fewer if it cannot go on); for
+    each ply the list of legal moves. Moves that end the game (no legal
+    reply) are avoided when another move exists."""
+    moves, legal_lists = [], []
+    legal = sorted(oracle().legal_moves(fen or "startpos", moves))
+    while len(moves) < plies and legal:
+        candidates = list(legal)
+        RNG.shuffle(candidates)
+        chosen = next_legal = None
+        for m in candidates:
+            nxt = sorted(oracle().legal_moves(fen or "startpos", moves + [m]))
+            chosen, next_legal = m, nxt
+            if nxt or not avoid_end:
+                break
+        legal_lists.append(legal)
+        moves.append(chosen)
+        legal = next_legal
+    legal_lists.append(legal)
+    return moves, legal_lists
+
+
+def expect_error(e, command, timeout=2.0):
+    """`command` is answered with `info string error...` and the engine keeps
+    answering isready."""
+    if isinstance(command, bytes):
+        e.send_raw(command, shown=repr(command[:60]) + ("...[%d bytes]" % len(command) if len(command) > 60 else ""))
+    else:
+        e.send(command)
+    lines = e.sync(timeout)
+    errors = [l for l in lines if re.match(r"^info string error", l)]
+    check(errors, "no 'info string error' line for %r; got %r" % (command[:80], lines[:5]))
+    stray = [l for l in lines if not l.startswith("info string")]
+    check(not stray, "unexpected output for bad input: %r" % stray[:3])
+    e.check_alive()
+    return errors
+
+
+TESTS = []
+
+
+def scenario(name):
+    def register(fn):
+        def run():
+            del ENGINES[:]
+            try:
+                fn()
+                # Every test: the engine is still alive and leaves within 1 s of quit.
+                for e in ENGINES:
+                    if e.proc.poll() is None:
+                        e.quit(timeout=1.0)
+            except Exception as failure:
+                failure.engine_dump = "\n".join("    --- %s, last lines ---\n%s" % (e.name, e.dump(30))
+                                                for e in ENGINES)
+                raise
+            finally:
+                for e in ENGINES:
+                    e.kill()
+        TESTS.append((name, run))
+        return fn
+    return register
+
+
+# ---- 7.1 shared / start-up ------------------------------------------------------
+
+@scenario("01 uci: id, options, uciok within 2 s")
+def t_uci_handshake():
+    e = start(handshake=False)
+    e.send("uci")
+    lines = e.read_until(r"^uciok$", 2.0)
+    check(lines[0].startswith("id name "), "first line is not 'id name': %r" % lines[0])
+    check(any(l.startswith("id author ") for l in lines), "no 'id author'")
+    options = {}
+    for l in lines[:-1]:
+        check(re.match(r"^(id (name|author) \S|option name \S.* type (check|spin|combo|button|string)\b)", l),
+              "unexpected line before uciok: %r" % l)
+        check(not l.startswith("bestmove") and l != "readyok", "%r before uciok" % l)
+        m = re.match(r"^option name (.+?) type (\S+)(.*)$", l)
+        if m:
+            options[m.group(1).lower()] = (m.group(2), m.group(3))
+    required = {"hash": "spin", "threads": "spin", "clear hash": "button", "ponder": "check",
+                "multipv": "spin", "move overhead": "spin", "uci_limitstrength": "check",
+                "uci_elo": "spin", "uci_showwdl": "check"}
+    for name, kind in required.items():
+        check(name in options, "option %s missing" % name)
+        check(options[name][0] == kind, "option %s has type %s, not %s" % (name, options[name][0], kind))
+    check("default false" in options["uci_showwdl"][1], "UCI_ShowWDL must default to false")
+    check("default false" in options["ponder"][1], "Ponder must default to false")
+    for name, (kind, rest) in options.items():
+        if kind == "spin":
+            m = re.match(r"^ default (-?\d+) min (-?\d+) max (-?\d+)$", rest)
+            check(m and int(m.group(2)) <= int(m.group(1)) <= int(m.group(3)), "bad spin option %s:%s" % (name, rest))
+        elif kind == "check":
+            check(re.match(r"^ default (true|false)$", rest), "bad check option %s:%s" % (name, rest))
+        elif kind == "button":
+            check(rest == "", "a button has no default: %s%s" % (name, rest))
+    check(not e.collect(0.2), "output after uciok without a command")
+
+
+@scenario("03 stdout not buffered: readyok within 200 ms")
+def t_unbuffered():
+    e = start(handshake=False)
+    e.send("uci")
+    e.read_until(r"^uciok$", 2.0)
+    for _ in range(5):
+        sent = e.send_raw(b"isready\n", shown="isready")
+        e.read_until(r"^readyok$", 0.2)
+        check(e.last_time - sent < 0.2, "readyok took %.0f ms" % ((e.last_time - sent) * 1000))
+    e.send("position startpos moves e2e4")
+    go(e, "go depth 2")
+    sent = e.send_raw(b"isready\n", shown="isready")
+    e.read_until(r"^readyok$", 0.2)
+
+
+@scenario("04a stdin closed at idle: exit 0 within 1 s")
+def t_eof_idle():
+    e = start()
+    e.close(timeout=1.0)
+
+
+@scenario("04b stdin closed during go infinite: exit within 1 s")
+def t_eof_searching():
+    e = start()
+    e.send("go infinite")
+    e.read_until(r"^info depth", 2.0)
+    time.sleep(0.3)
+    e.close(timeout=1.0)
+
+
+@scenario("04c quit during go infinite (2 threads): exit within 1 s")
+def t_quit_searching():
+    e = start()
+    e.send("setoption name Threads value 2")
+    e.send("go infinite")
+    e.read_until(r"^info depth", 2.0)
+    time.sleep(0.3)
+    e.quit(timeout=1.0)
+
+
+@scenario("05 CRLF, spaces, tabs, unknown commands")
+def t_whitespace():
+    e = start(handshake=False)
+    e.send_raw(b"uci\r\n")
+    e.read_until(r"^uciok$", 2.0)
+    e.send_raw(b"  isready \t\r\n")
+    e.read_until(r"^readyok$", 1.0)
+    e.send_raw(b"joho debug on\r\n")
+    e.send_raw(b"\t\r\n")
+    e.send_raw(b"\r\n")
+    e.send_raw(b"  \t position\tstartpos   moves  e2e4\t e7e5 \r\n")
+    lines = e.sync()
+    check(all(l.startswith("info string") for l in lines), "unexpected reply to unknown input: %r" % lines)
+    want = oracle().fen("startpos", ["e2e4", "e7e5"])
+    got = engine_fen(e)
+    check(got == want, "position with tabs and CRLF: %s, expected %s" % (got, want))
+    e.send_raw(b"setoption   name\tMultiPV  value\t2\r\n")
+    s = go(e, "go depth 3\r")
+    check(any(d.get("multipv") == 2 for d in s.infos), "setoption with tabs/CRLF was not applied")
+    check_legal(s.best, None, ["e2e4", "e7e5"], s.ponder)
+    no_more_bestmove(e)
+
+
+# ---- 7.3 UCI scenarios ------------------------------------------------------------
+
+@scenario("27 isready during go infinite")
+def t_isready_infinite():
+    e = start()
+    e.send("position startpos")
+    e.send("go infinite")
+    e.read_until(r"^info depth", 2.0)
+    for _ in range(3):
+        time.sleep(0.2)
+        sent = e.send_raw(b"isready\n", shown="isready")
+        lines = e.read_until(r"^readyok$", 0.1, forbid=r"^bestmove")
+        check(e.last_time - sent <= 0.1, "readyok after %.0f ms" % ((e.last_time - sent) * 1000))
+    later = e.collect(1.5)
+    check(not any(l.startswith("bestmove") for l in later), "bestmove during go infinite")
+    check(any(l.startswith("info") for l in later + lines), "the search stopped reporting after isready")
+    e.send("stop")
+    lines = e.read_until(r"^bestmove", 1.0)
+    check_legal(Search(lines, 0, 0).best)
+    no_more_bestmove(e, 0.2)
+
+
+@scenario("28 go infinite on a mate in 1: bestmove only after stop")
+def t_infinite_mate():
+    e = start()
+    e.send(position_command(MATE_IN_1))
+    e.send("go infinite")
+    lines = e.collect(2.0)
+    check(not [l for l in lines if l.startswith("bestmove")], "bestmove before stop in go infinite")
+    sent = e.send_raw(b"stop\n", shown="stop")
+    lines += e.read_until(r"^bestmove", 1.0)
+    delay = e.last_time - sent
+    check(delay <= 0.1, "bestmove %.0f ms after stop" % (delay * 1000))
+    s = Search(lines, 0, 0)
+    s.check_best_is_pv()
+    check(s.best == "a1a8", "the mate is a1a8, not %s" % s.best)
+    check(s.score() == ("mate", 1), "score of a mate in 1: %s" % (s.score(),))
+    no_more_bestmove(e, 0.2)
+
+
+@scenario("29a go ponder + ponderhit: one bestmove after ponderhit")
+def t_ponderhit():
+    e = start()
+    e.send("setoption name Ponder value true")
+    moves = ["e2e4", "e7e5"]
+    e.send(position_command(None, moves))
+    e.send("go ponder wtime 3000 btime 3000")
+    lines = e.collect(0.8)
+    check(not [l for l in lines if l.startswith("bestmove")], "bestmove while pondering")
+    check([l for l in lines if l.startswith("info depth")], "no info while pondering")
+    sent = e.send_raw(b"ponderhit\n", shown="ponderhit")
+    lines += e.read_until(r"^bestmove", 3.0)
+    delay = e.last_time - sent
+    check(delay < 1.0, "bestmove %.0f ms after ponderhit with 3 s on the clock" % (delay * 1000))
+    s = Search(lines, 0, 0)
+    s.check_best_is_pv()
+    check_legal(s.best, None, moves, s.ponder)
+    no_more_bestmove(e, 0.3)
+
+
+@scenario("29b go ponder on a mate in 1: no bestmove before ponderhit")
+def t_ponder_mate():
+    e = start()
+    e.send(position_command(MATE_IN_1))
+    e.send("go ponder wtime 10000 btime 10000 winc 100 binc 100")
+    lines = e.collect(1.2)
+    check(not [l for l in lines if l.startswith("bestmove")], "bestmove while pondering (mate found)")
+    sent = e.send_raw(b"ponderhit\n", shown="ponderhit")
+    lines += e.read_until(r"^bestmove", 1.0)
+    check(e.last_time - sent < 0.2, "bestmove %.0f ms after ponderhit" % ((e.last_time - sent) * 1000))
+    s = Search(lines, 0, 0)
+    s.check_best_is_pv()
+    check(s.best == "a1a8", "the mate is a1a8, not %s" % s.best)
+    no_more_bestmove(e, 0.2)
+
+
+@scenario("29c go ponder + stop: exactly one bestmove")
+def t_ponder_stop():
+    e = start()
+    moves = ["d2d4", "g8f6", "c2c4"]
+    e.send(position_command(None, moves))
+    e.send("go ponder wtime 5000 btime 5000 winc 50 binc 50")
+    lines = e.collect(0.5)
+    check(not [l for l in lines if l.startswith("bestmove")], "bestmove while pondering")
+    e.send("stop")
+    lines += e.read_until(r"^bestmove", 1.0)
+    s = Search(lines, 0, 0)
+    s.check_best_is_pv()
+    check_legal(s.best, None, moves, s.ponder)
+    no_more_bestmove(e, 0.3)
+
+
+def stop_position_go(e, first_go, pause, a_moves, b_moves, second_go="go movetime 100"):
+    """Polyglot's ponder miss: `stop`, `position`, `go` in one write, with no
+    wait. Exactly two bestmoves; the first (and every info before it) for the
+    old position, the second for the new one."""
+    e.send(position_command(None, a_moves))
+    e.send(first_go)
+    time.sleep(pause)
+    e.send_raw(("stop\n%s\n%s\n" % (position_command(None, b_moves), second_go)).encode(),
+               shown="stop + position + " + second_go)
+    first = e.read_until(r"^bestmove", 2.0)
+    second = e.read_until(r"^bestmove", 3.0)
+    s1, s2 = Search(first, 0, 0), Search(second, 0, 0)
+    legal_a = oracle().legal_moves("startpos", a_moves)
+    legal_b = oracle().legal_moves("startpos", b_moves)
+    check(s1.best in legal_a, "first bestmove %s is not legal in the old position" % s1.best)
+    check(s2.best in legal_b, "second bestmove %s is not legal in the new position" % s2.best)
+    for d in s1.infos:
+        if d.get("pv"):
+            check(d["pv"][0] in legal_a, "info before the first bestmove is from the new search: %r" % d)
+    for d in s2.infos:
+        if d.get("pv"):
+            check(d["pv"][0] in legal_b, "info of the old search after its bestmove: %r" % d)
+    s1.check_best_is_pv()
+    s2.check_best_is_pv()
+    return s1, s2
+
+
+@scenario("30 stop/position/go back to back (20 rounds, races)")
+def t_stop_position_go():
+    e = start(book=True)
+    a, b = [], ["e2e4"]          # White to move, then Black: no move is legal in both
+    firsts = ["go infinite", "go ponder wtime 1000 btime 1000", "go movetime 30", "go depth 3",
+              "go wtime 40 btime 40"]
+    for i in range(20):
+        first = firsts[i % len(firsts)]
+        stop_position_go(e, first, RNG.uniform(0.0, 0.06), a, b)
+        a, b = b, a
+    no_more_bestmove(e, 0.2)
+
+
+@scenario("31 stop and ponderhit when idle: no output")
+def t_idle_stop():
+    e = start()
+    for command in ("stop", "ponderhit", "stop"):
+        e.send(command)
+        lines = e.sync()
+        check(not lines, "output for %s when idle: %r" % (command, lines))
+    go(e, "go depth 2")
+    time.sleep(0.1)
+    e.send("stop")
+    e.send("ponderhit")
+    lines = e.sync()
+    check(not lines, "output for stop/ponderhit after a finished search: %r" % lines)
+
+
+@scenario("32 200 random position/go movetime 10..50 pairs")
+def t_random_pairs():
+    e = start(book=True)
+    games = [random_game(RNG.randint(150, 300)) for _ in range(3)]
+    gos = 0
+    for n in range(200):
+        moves, legal_lists = games[n % len(games)]
+        k = RNG.randint(0, len(moves))
+        prefix = moves[:k]
+        if RNG.random() < 0.2:           # some as FEN plus the remaining moves
+            j = RNG.randint(0, k)
+            command = position_command(oracle().fen("startpos", moves[:j]), prefix[j:])
+        else:
+            command = position_command(None, prefix)
+        e.send(command)
+        s = go(e, "go movetime %d" % RNG.randint(10, 50), timeout=2.0)
+        gos += 1
+        legal = legal_lists[k]
+        if not legal:
+            check(s.best in ("0000", "(none)"), "no legal move, yet bestmove %s" % s.best)
+            continue
+        check(s.best in legal, "bestmove %s illegal after %d plies: %s" % (s.best, k, command[:200]))
+        if s.ponder:
+            after = oracle().legal_moves("startpos", prefix + [s.best])
+            check(s.ponder in after, "ponder move %s illegal after %s (%d plies)" % (s.ponder, s.best, k))
+        check(s.elapsed < 1.0, "go movetime <=50 took %.0f ms" % (s.elapsed * 1000))
+    no_more_bestmove(e)
+
+
+@scenario("33a go depth 5: last info at depth 5, bestmove by itself")
+def t_depth():
+    e = start()
+    e.send("position startpos moves e2e4 c7c5 g1f3")
+    s = go(e, "go depth 5", timeout=20)
+    check(s.depth_infos and max(d["depth"] for d in s.depth_infos) == 5,
+          "depths reported: %s" % sorted({d["depth"] for d in s.depth_infos}))
+    check(s.last["depth"] == 5, "the last pv info has depth %d" % s.last["depth"])
+    check_legal(s.best, None, ["e2e4", "c7c5", "g1f3"], s.ponder)
+    no_more_bestmove(e)
+
+
+@scenario("33b go nodes 10000: nodes reported <= about 10000")
+def t_nodes():
+    e = start()
+    e.send("position startpos")
+    s = go(e, "go nodes 10000", timeout=10)
+    most = max(d.get("nodes", 0) for d in s.infos)
+    check(most <= 11000, "go nodes 10000 reported %d nodes" % most)
+    check_legal(s.best, ponder=s.ponder)
+    no_more_bestmove(e)
+
+
+@scenario("33c go movetime 500: bestmove after 450..600 ms")
+def t_movetime():
+    e = start()
+    e.send("position startpos moves d2d4 d7d5 c2c4")
+    s = go(e, "go movetime 500", timeout=3)
+    ms = s.elapsed * 1000
+    check(450 <= ms <= 600, "go movetime 500 took %.0f ms" % ms)
+    check_legal(s.best, None, ["d2d4", "d7d5", "c2c4"], s.ponder)
+    no_more_bestmove(e)
+
+
+@scenario("33d go wtime 1000 btime 1000: a move well under 1 s")
+def t_wtime():
+    e = start()
+    e.send("position startpos moves e2e4")
+    s = go(e, "go wtime 1000 btime 1000", timeout=3)
+    check(s.elapsed < 0.5, "move after %.0f ms with 1000 ms on the clock" % (s.elapsed * 1000))
+    check_legal(s.best, None, ["e2e4"], s.ponder)
+    no_more_bestmove(e)
+
+
+@scenario("33e go wtime 50 winc 0: a move before 50 ms minus overhead")
+def t_wtime_50():
+    e = start()
+    worst = 0
+    for moves in ([], ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"], ["d2d4"]):
+        e.send(position_command(None, moves))
+        side = "w" if len(moves) % 2 == 0 else "b"
+        s = go(e, "go %stime 50 %sinc 0" % (side, side), timeout=2)
+        check_legal(s.best, None, moves, s.ponder)
+        worst = max(worst, s.elapsed)
+    check(worst * 1000 < 40, "a move took %.0f ms with 50 ms on the clock (overhead 10)" % (worst * 1000))
+    no_more_bestmove(e)
+
+
+@scenario("33f go mate 2 in a mate in 2: score mate 2")
+def t_mate_limit():
+    e = start()
+    e.send(position_command(MATE_IN_2))
+    s = go(e, "go mate 2", timeout=10)
+    check(s.score() == ("mate", 2), "go mate 2 gave score %s" % (s.score(),))
+    check(s.best in ("c6b6", "c6c7"), "the mating line starts with c6b6 or c6c7, not %s" % s.best)
+    no_more_bestmove(e)
+
+
+@scenario("33g go wtime -5: error, a legal move comes fast")
+def t_negative_time():
+    e = start()
+    e.send("position startpos moves g1f3")
+    sent = e.send_raw(b"go wtime -5 btime -5\n", shown="go wtime -5 btime -5")
+    lines = e.read_until(r"^bestmove", 2.0)
+    s = Search(lines, sent, e.last_time)
+    s.check_best_is_pv()
+    check([l for l in lines if l.startswith("info string error")], "no error for a negative time")
+    check(s.elapsed < 0.2, "move after %.0f ms with a negative clock" % (s.elapsed * 1000))
+    check_legal(s.best, None, ["g1f3"], s.ponder)
+    no_more_bestmove(e)
+
+
+@scenario("34 go depth 4 searchmoves a2a3 h2h3")
+def t_searchmoves():
+    e = start()
+    e.send("position startpos")
+    s = go(e, "go depth 4 searchmoves a2a3 h2h3", timeout=10)
+    check(s.best in ("a2a3", "h2h3"), "bestmove %s is not among the searchmoves" % s.best)
+    for d in s.pv_infos:
+        check(d["pv"][0] in ("a2a3", "h2h3"), "a pv outside searchmoves: %r" % d["pv"])
+    s = go(e, "go depth 3 searchmoves g1f3 infinite_not_a_move", timeout=10)
+    check(s.best == "g1f3", "single searchmove g1f3 gave %s" % s.best)
+    no_more_bestmove(e)
+
+
+@scenario("35 castling e1g1 and promotion e7e8q notation")
+def t_notation():
+    e = start()
+    e.send(position_command(CASTLE_MATE))
+    s = go(e, "go depth 4")
+    check(s.best == "e1g1", "castling mate: bestmove %s, expected e1g1" % s.best)
+    check(s.score() == ("mate", 1), "castling mate score %s" % (s.score(),))
+    e.send(position_command(PROMOTE))
+    s = go(e, "go depth 6")
+    check(s.best == "e7e8q", "promotion: bestmove %s, expected e7e8q" % s.best)
+    # Moves given by the GUI: castling both ways, under-promotion, en passant.
+    games = [
+        (CASTLE_MATE, ["e1g1"]),
+        ("r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1", ["e1c1", "e8g8"]),
+        ("r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1", ["e1g1", "e8c8"]),
+        ("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", ["e7e8n"]),
+        ("1n6/P3k3/8/8/8/8/8/4K3 w - - 0 1", ["a7b8r"]),
+        (None, ["e2e4", "a7a6", "e4e5", "d7d5", "e5d6"]),
+        (None, ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"]),
+    ]
+    for fen, moves in games:
+        e.send(position_command(fen, moves))
+        want = oracle().fen(fen or "startpos", moves)
+        got = engine_fen(e)
+        check(got == want, "after %s %s: engine %s, stockfish %s" % (fen or "startpos", " ".join(moves), got, want))
+        s = go(e, "go depth 2")
+        check_legal(s.best, fen, moves, s.ponder)
+    no_more_bestmove(e)
+
+
+@scenario("36 no legal move: mate 0 / bestmove 0000; stalemate cp 0")
+def t_no_moves():
+    e = start()
+    e.send(position_command(None, FOOLS_MATE))
+    s = go(e, "go depth 5", timeout=2)
+    check(s.best in ("0000", "(none)"), "mated: bestmove %s" % s.best)
+    check(any(d.get("score") == ("mate", 0) for d in s.infos), "mated: no 'score mate 0' info")
+    e.send(position_command(STALEMATE))
+    s = go(e, "go wtime 1000 btime 1000", timeout=2)
+    check(s.best in ("0000", "(none)"), "stalemate: bestmove %s" % s.best)
+    check(any(d.get("score") == ("cp", 0) for d in s.infos), "stalemate: no 'score cp 0' info")
+    # go infinite on a mate still waits for stop, then answers.
+    e.send(position_command(None, FOOLS_MATE))
+    e.send("go infinite")
+    lines = e.collect(0.5)
+    check(not [l for l in lines if l.startswith("bestmove")], "bestmove before stop (go infinite, mated)")
+    e.send("stop")
+    lines += e.read_until(r"^bestmove", 1.0)
+    check(Search(lines, 0, 0).best in ("0000", "(none)"), "mated + stop: %r" % lines[-1])
+    no_more_bestmove(e)
+
+
+@scenario("37 options: Hash, Clear Hash, MultiPV 3, letter case")
+def t_options():
+    e = start()
+    e.send("setoption name Hash value 64")
+    e.sync(5.0)
+    e.send("setoption name Clear Hash")
+    e.send("setoption name MultiPV value 3")
+    e.send("position startpos moves e2e4 e7e5")
+    check(not e.sync(), "errors for valid options")
+    s = go(e, "go depth 6", timeout=20)
+    seen = {d.get("multipv") for d in s.infos if d.get("pv")}
+    check(seen >= {1, 2, 3}, "multipv lines seen: %s" % sorted(x for x in seen if x))
+    last_depth = s.depth_infos[-1]["depth"] if s.depth_infos else 0
+    finals = [d for d in s.infos if d.get("depth") == 6 and d.get("pv") and "bound" not in d]
+    check({d.get("multipv") for d in finals} >= {1, 2, 3}, "depth 6 lacks multipv 1..3: %r" % finals)
+    firsts = [d["pv"][0] for d in finals]
+    check(len(set(firsts)) == len(firsts), "multipv lines share a first move: %r" % firsts)
+    check(last_depth == 6, "last depth %d" % last_depth)
+    check_legal(s.best, None, ["e2e4", "e7e5"], s.ponder)
+    # Other letter case.
+    e.send("setoption name multipv value 1")
+    e.send("setoption name CLEAR HASH")
+    e.send("setoption name hash value 32")
+    e.send("setoption name uci_showwdl value true")
+    check(not e.sync(5.0), "option names are not case-sensitive")
+    s = go(e, "go depth 4")
+    check(all(d.get("multipv", 1) == 1 for d in s.infos), "MultiPV 1 (set in lower case) not applied")
+    check(any("wdl" in d for d in s.pv_infos), "UCI_ShowWDL true (set in lower case) shows no wdl")
+    no_more_bestmove(e)
+
+
+@scenario("38 scores: mate in moves, signs, seldepth, hashfull, time")
+def t_scores():
+    e = start()
+    e.send(position_command(MATE_IN_2))
+    s = go(e, "go depth 8")
+    check(s.score() == ("mate", 2), "mate in 2 reported as %s" % (s.score(),))
+    e.send(position_command(MATED_IN_1))
+    s = go(e, "go depth 8")
+    check(s.score() == ("mate", -1), "being mated in 1 reported as %s" % (s.score(),))
+    check(s.best == "a8b8", "the only move is a8b8, not %s" % s.best)
+    e.send("position startpos moves e2e4 e7e5 g1f3")
+    sent = e.send("go movetime 1000")
+    e.read_until(r"^bestmove", 3.0)
+    timed = [(t, l) for t, l in e.timed if l.startswith("info") and " time " in l]
+    times = [parse_info(l)["time"] for t, l in timed]
+    check(times == sorted(times), "time goes backwards: %r" % times)
+    for t, l in timed:      # info time (ms since go) against the wall clock
+        wall = (t - sent) * 1000
+        check(parse_info(l)["time"] <= wall + 20 and parse_info(l)["time"] >= wall - 150,
+              "info time %d ms, but it came %.0f ms after go" % (parse_info(l)["time"], wall))
+    check(times[-1] > 300, "the last info time is %d ms in a 1000 ms search" % times[-1])
+    e.send("position startpos moves e2e4 e7e5 g1f3")
+    s = go(e, "go movetime 200", timeout=3)
+    for d in s.infos:
+        if "score" in d:
+            check("depth" in d, "a score without depth: %r" % d)
+    check(not any("wdl" in d for d in s.infos), "wdl shown while UCI_ShowWDL is off")
+    check(any("hashfull" in d for d in s.infos), "no hashfull")
+    check(any("nps" in d and "nodes" in d for d in s.infos), "no nodes/nps")
+    no_more_bestmove(e)
+
+
+@scenario("39 ucinewgame: no false repetition from game 1")
+def t_newgame():
+    e = start()
+    shuffle = ["d1d2", "e8f8", "d2d1", "f8e8"] * 2
+    e.send(position_command(QUEEN_UP, shuffle))       # QUEEN_UP now seen three times
+    go(e, "go depth 6")
+    e.send(position_command(QUEEN_UP, shuffle[:1]))
+    go(e, "go depth 6")
+    e.send("ucinewgame")
+    e.send("isready")
+    e.read_until(r"^readyok$", 2.0)
+    e.send(position_command(QUEEN_UP))
+    s = go(e, "go depth 8")
+    kind, value = s.score()
+    check(kind == "mate" and value > 0 or kind == "cp" and value > 300, "white a queen up scores %s %d" % (kind, value))
+    e.send(position_command(QUEEN_UP, ["d1d2"]))
+    s = go(e, "go depth 8")
+    kind, value = s.score()
+    check(kind == "mate" and value < 0 or kind == "cp" and value < -300, "black a queen down scores %s %d" % (kind, value))
+    no_more_bestmove(e)
+
+
+# ---- more commands and options ---------------------------------------------------
+
+@scenario("40 go / position / setoption while searching")
+def t_commands_while_searching():
+    e = start()
+    e.send("position startpos")
+    e.send("go infinite")
+    e.read_until(r"^info depth", 2.0)
+    # A second go: the running search ends (its bestmove first), then the new one runs.
+    e.send("go depth 3")
+    first = e.read_until(r"^bestmove", 1.0)
+    second = e.read_until(r"^bestmove", 5.0)
+    check_legal(Search(first, 0, 0).best)
+    check_legal(Search(second, 0, 0).best)
+    e.send("go infinite")
+    e.read_until(r"^info depth", 2.0)
+    e.send("position startpos moves e2e4")
+    first = e.read_until(r"^bestmove", 1.0)
+    check_legal(Search(first, 0, 0).best)
+    s = go(e, "go depth 3")
+    check_legal(s.best, None, ["e2e4"], s.ponder)
+    e.send("go infinite")
+    e.read_until(r"^info depth", 2.0)
+    e.send("setoption name Clear Hash")
+    e.send("ucinewgame")
+    first = e.read_until(r"^bestmove", 1.0)
+    check_legal(Search(first, 0, 0).best, None, ["e2e4"])
+    no_more_bestmove(e, 0.2)
+    s = go(e, "go depth 3")
+    check_legal(s.best, None, ["e2e4"], s.ponder)
+    no_more_bestmove(e)
+
+
+@scenario("41 Threads 2, UCI_LimitStrength / UCI_Elo, Move Overhead")
+def t_more_options():
+    e = start()
+    e.send("setoption name Threads value 2")
+    e.send("position startpos moves e2e4 e7e5 g1f3")
+    check(not e.sync(), "Threads 2 refused")
+    s = go(e, "go depth 8", timeout=20)
+    check_legal(s.best, None, ["e2e4", "e7e5", "g1f3"], s.ponder)
+    e.send("setoption name Threads value 1")
+    e.send("setoption name UCI_LimitStrength value true")
+    e.send("setoption name UCI_Elo value 800")
+    check(not e.sync(), "strength options refused")
+    for moves in ([], ["e2e4"], ["d2d4", "d7d5"], ["e2e4", "e7e5", "g1f3", "b8c6"]):
+        e.send(position_command(None, moves))
+        s = go(e, "go wtime 10000 btime 10000 winc 100 binc 100", timeout=5)
+        check_legal(s.best, None, moves, s.ponder)
+    expect_error(e, "setoption name UCI_Elo value 100")
+    e.send("setoption name UCI_LimitStrength value false")
+    e.send("setoption name Move Overhead value 200")
+    e.send("position startpos")
+    s = go(e, "go wtime 300 btime 300", timeout=2)
+    check(s.elapsed < 0.3, "with 300 ms left and 200 ms overhead the move took %.0f ms" % (s.elapsed * 1000))
+    no_more_bestmove(e)
+
+
+# ---- bad input ---------------------------------------------------------------------
+
+@scenario("50 a 1 MB line of garbage")
+def t_long_line():
+    e = start()
+    expect_error(e, b"x" * (1 << 20) + b"\n")
+    words = " ".join(RNG.choice(["go", "moves", "fen", "e2e4", "name", "value", "zz"]) for _ in range(200000))
+    expect_error(e, ("bogus " + words + "\n").encode())
+    expect_error(e, ("setoption name " + "A" * (1 << 20) + " value 1\n").encode())
+    e.send("position startpos")
+    s = go(e, "go depth 3")
+    check_legal(s.best, ponder=s.ponder)
+
+
+@scenario("51 a 1 MB position line")
+def t_long_position():
+    e = start()
+    moves = ["g1f3", "g8f6", "f3g1", "f6g8"] * 30000          # 120000 plies, a repetition
+    e.send(position_command(None, moves))
+    lines = e.sync(5.0)
+    check(all(l.startswith("info string") for l in lines), "unexpected output: %r" % lines[:3])
+    s = go(e, "go depth 3", timeout=5)
+    check_legal(s.best, ponder=s.ponder)
+    expect_error(e, position_command(None, moves + ["e2e5"]))
+
+
+@scenario("52 a random legal 600-ply game in position ... moves")
+def t_600_plies():
+    e = start()
+    moves, legal_lists = random_game(600)
+    check(len(moves) == 600, "could only make a %d-ply game" % len(moves))
+    for k in (600, 599, 301):
+        e.send(position_command(None, moves[:k]))
+        want = oracle().fen("startpos", moves[:k])
+        got = engine_fen(e)
+        check(got == want, "after %d plies: engine %s, stockfish %s" % (k, got, want))
+        s = go(e, "go movetime 50", timeout=2)
+        check(s.best in legal_lists[k], "bestmove %s illegal after %d plies" % (s.best, k))
+        if s.ponder:
+            check(s.ponder in oracle().legal_moves("startpos", moves[:k] + [s.best]), "illegal ponder move")
+    fen_100 = oracle().fen("startpos", moves[:100])
+    e.send(position_command(fen_100, moves[100:]))
+    check(engine_fen(e) == oracle().fen("startpos", moves), "fen + 500 moves differs")
+    s = go(e, "go depth 4", timeout=5)
+    check(s.best in legal_lists[600], "bestmove %s illegal after fen + 500 plies" % s.best)
+    no_more_bestmove(e)
+
+
+@scenario("53 out-of-range options: Hash 99999999, Threads -3")
+def t_option_range():
+    e = start()
+    expect_error(e, "setoption name Hash value 99999999")
+    expect_error(e, "setoption name Threads value -3")
+    expect_error(e, "setoption name Threads value 100000")
+    expect_error(e, "setoption name MultiPV value 0")
+    expect_error(e, "setoption name Hash value lots")
+    expect_error(e, "setoption name Ponder value maybe")
+    expect_error(e, "setoption name NoSuchOption value 3")
+    expect_error(e, "setoption")
+    e.send("position startpos moves e2e4")
+    s = go(e, "go depth 4")
+    check_legal(s.best, None, ["e2e4"], s.ponder)
+    check(all(d.get("multipv", 1) == 1 for d in s.infos), "a refused MultiPV changed the search")
+
+
+@scenario("54 bad go arguments")
+def t_bad_go():
+    e = start()
+    e.send("position startpos")
+    for command in ("go wtime -5", "go movetime -100", "go movetime 0", "go depth 0", "go nodes 0",
+                    "go depth x", "go depth", "go movetime 99999999999999999999999 depth 2",
+                    "go frobnicate depth 2", "go depth 2 searchmoves e2e5 zz"):
+        s = go(e, command, timeout=3)
+        check_legal(s.best, ponder=s.ponder)
+    s = go(e, "go wtime 0 btime 0", timeout=1)
+    check(s.elapsed < 0.2, "wtime 0 took %.0f ms" % (s.elapsed * 1000))
+    no_more_bestmove(e)
+
+
+@scenario("55 garbage bytes")
+def t_garbage():
+    e = start()
+    data = bytes(RNG.randrange(256) for _ in range(20000))
+    e.send_raw(data + b"\n", shown="20000 random bytes")
+    e.send_raw(b"\x00\x01\x02 go \x00 depth\r\r\r1\r\n", shown="NUL and CR bytes")
+    e.send_raw(b"a\rb\rc\rd\re\rf\rg\rh\ri\rj\rk\rl\rm\rn\ro\rp\rq\rr\rs\n", shown="CR-separated words")
+    e.send_raw(b"position startpos moves \xff\xfe\xc3\x28 e2e4\n", shown="bad UTF-8 move")
+    e.send_raw(b"\xef\xbb\xbfisready\n", shown="BOM + isready")
+    e.send_raw(b"\x1b[A\x1b[B\n", shown="escape sequences")
+    for _ in range(3):
+        e.send_raw(bytes(RNG.randrange(32, 127) for _ in range(300)) + b"\n", shown="random printable line")
+    lines = e.sync(5.0)
+    stray = [l for l in lines if not (l.startswith("info") or l.startswith("bestmove") or l == "readyok")]
+    check(not stray, "unexpected lines for garbage: %r" % stray[:3])
+    e.check_alive()
+    e.send("position startpos")
+    s = go(e, "go depth 3")
+    check_legal(s.best, ponder=s.ponder)
+
+
+@scenario("56 broken FEN: error, position unchanged")
+def t_broken_fen():
+    e = start()
+    e.send("position startpos moves e2e4")
+    before = engine_fen(e)
+    for fen in ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",       # 7 ranks
+                "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+                "8/8/8/8/8/8/8/8 w - - 0 1",                                # no kings
+                "k7/8/8/8/8/8/8/K6Q w - - 0 1 moves",                       # side not to move in check
+                ""):
+        errors = expect_error(e, "position fen " + fen)
+        check(engine_fen(e) == before, "a broken FEN changed the position: %s" % fen)
+    expect_error(e, "position")
+    expect_error(e, "position sideways")
+    s = go(e, "go depth 3")
+    check_legal(s.best, None, ["e2e4"], s.ponder)
+    # A FEN with 4 fields (no counters) is fine.
+    e.send("position fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3")
+    check(not e.sync(), "a 4-field FEN was refused")
+    s = go(e, "go depth 3")
+    check_legal(s.best, None, ["e2e4"], s.ponder)
+
+
+@scenario("57 illegal move in position: error, the moves before it kept")
+def t_illegal_move():
+    e = start()
+    e.send("position startpos moves e2e4")
+    expect_error(e, "position startpos moves e2e5")
+    got = engine_fen(e)
+    check(got == START_FEN, "after 'moves e2e5' the position is %s, expected the start position" % got)
+    s = go(e, "go depth 3")
+    check_legal(s.best, ponder=s.ponder)
+    expect_error(e, "position startpos moves e2e4 e7e5 g1f3 e5e4 b8c6")
+    want = oracle().fen("startpos", ["e2e4", "e7e5", "g1f3"])
+    check(engine_fen(e) == want, "the legal prefix was not kept")
+    for bad in ("e2e4 e2e4", "e7e5", "e1g1", "e2e4 e7e5 e1g1", "a7a8q", "e2e4 zz", "e2e4 e7e5 0000"):
+        expect_error(e, "position startpos moves " + bad)
+    e.send("position startpos moves")
+    check(not e.sync(), "'moves' with nothing after it gave an error")
+    check(engine_fen(e) == START_FEN, "'position startpos moves' is not the start position")
+    s = go(e, "go depth 3")
+    check_legal(s.best, ponder=s.ponder)
+
+
+def main():
+    global BINARY, RNG
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("engine", help="the bachess binary")
+    parser.add_argument("-k", dest="keyword", help="run only the scenarios whose name contains this")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
+    args = parser.parse_args()
+    BINARY = os.path.abspath(args.engine)
+    if not os.access(BINARY, os.X_OK):
+        print("no engine binary at %s" % BINARY)
+        return 2
+    seed = args.seed if args.seed is not None else int(time.time() * 1000) % 1000000
+    RNG = random.Random(seed)
+    tests = [t for t in TESTS if not args.keyword or args.keyword.lower() in t[0].lower()]
+    print("UCI conformance: %s (seed %d; rerun with --seed %d)" % (BINARY, seed, seed), flush=True)
+    try:
+        return harness.run_scenarios(tests, "UCI conformance")
+    finally:
+        if ORACLE:
+            ORACLE.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

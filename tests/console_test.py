@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+"""console_test.py — console play, driven as a person would: in a pseudo-terminal.
+
+    tests/console_test.py ./bachess
+
+Each scenario starts the binary on a fresh pty (or a pipe, where that is the
+point), types lines and reads what comes back up to the next prompt. What is
+checked: the board in Unicode and in ASCII, moves in SAN and coordinates, an
+illegal move answered with the list of legal moves, undo, the game-end
+announcement, the PGN file written with the right result (and accepted by
+Debian's pgn-extract), engine against engine, bad input of every kind, and a
+clean exit at end of input. Only Python's standard library is used.
+"""
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+PROMPT = re.compile(rb"(White|Black)> $")
+TIMEOUT = float(os.environ.get("CONSOLE_TEST_TIMEOUT", "30"))
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+class Console:
+    """bachess on a pseudo-terminal: send lines, read up to the prompt."""
+
+    def __init__(self, exe, cwd, lang="C.UTF-8"):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
+        env["LANG"] = lang
+        env["TERM"] = "xterm"
+        master, slave = pty.openpty()
+        self.proc = subprocess.Popen([exe], stdin=slave, stdout=slave, stderr=slave, cwd=cwd, env=env,
+                                     start_new_session=True, close_fds=True)
+        os.close(slave)
+        self.fd = master
+        self.buffer = b""
+        self.transcript = b""
+
+    def _read(self, timeout):
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return None
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:  # EIO: the other side is closed
+            data = b""
+        self.buffer += data
+        self.transcript += data
+        return data
+
+    def expect(self, pattern, timeout=TIMEOUT):
+        """Reads until `pattern` (bytes regex) matches; returns the text up to
+        and including the match, and keeps the rest."""
+        regex = re.compile(pattern, re.M) if isinstance(pattern, bytes) else pattern
+        deadline = time.monotonic() + timeout
+        while True:
+            m = regex.search(self.buffer)
+            if m:
+                text, self.buffer = self.buffer[:m.end()], self.buffer[m.end():]
+                return text.decode("utf-8", "replace")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Failure("timed out waiting for %r; last output:\n%s"
+                              % (pattern, self.buffer[-1500:].decode("utf-8", "replace")))
+            if self._read(left) == b"":
+                raise Failure("the program ended while waiting for %r; last output:\n%s"
+                              % (pattern, self.buffer[-1500:].decode("utf-8", "replace")))
+
+    def send(self, line):
+        os.write(self.fd, line.encode() + b"\n")
+
+    def command(self, line, timeout=TIMEOUT):
+        """Types a line and returns everything printed before the next prompt."""
+        self.send(line)
+        return self.expect(PROMPT, timeout)
+
+    def eof(self, timeout=TIMEOUT):
+        """Ctrl-D at the start of a line: end of input. Returns the exit code."""
+        os.write(self.fd, b"\x04")
+        deadline = time.monotonic() + timeout
+        while self.proc.poll() is None and time.monotonic() < deadline:
+            self._read(0.1)
+        check(self.proc.poll() is not None, "still running %.0f s after end of input" % timeout)
+        while self._read(0.05):
+            pass
+        return self.proc.returncode
+
+    def close(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        os.close(self.fd)
+
+
+def board_rows(text):
+    """The eight rank lines of the last board in `text`, top to bottom."""
+    rows = re.findall(r"^  ([1-8]) ((?: \S){8})\s*$", text, re.M)
+    check(len(rows) >= 8, "no board in:\n%s" % text)
+    return rows[-8:]
+
+
+def pgn_games(path):
+    check(os.path.exists(path), "no PGN file %s" % path)
+    text = open(path, encoding="utf-8").read()
+    games = [g for g in re.split(r"\n(?=\[Event )", text) if g.strip()]
+    return text, games
+
+
+def pgn_extract_accepts(path, count):
+    """pgn-extract replays every game and finds nothing to complain about."""
+    tool = shutil.which("pgn-extract") or "/usr/games/pgn-extract"
+    check(os.path.exists(tool), "pgn-extract is not installed (scripts/install-test-deps.sh)")
+    work = os.path.dirname(path)
+    log, out = os.path.join(work, "pgn-extract.log"), os.path.join(work, "pgn-extract.pgn")
+    subprocess.run([tool, "-s", "--nobadresults", "-l" + log, "-o" + out, path], check=True, timeout=60)
+    complaints = open(log).read()
+    check(complaints.strip() == "", "pgn-extract complained about %s:\n%s" % (path, complaints))
+    kept = open(out).read().count("[Event ")
+    check(kept == count, "pgn-extract kept %d of %d games" % (kept, count))
+
+
+# ---- scenarios -------------------------------------------------------------
+
+def t_short_game_illegal_move_undo(exe, work):
+    """Unicode board; SAN and coordinate moves against the engine; an illegal
+    move answered with the legal ones; undo of a full move; EOF."""
+    c = Console(exe, work)
+    try:
+        c.expect(rb"^bachess: type a move")
+        out = c.command("")
+        check("\u265c" in out and "\u2656" in out and "\u00b7" in out, "no Unicode board:\n%s" % out)
+        check("White to move" in out, "side to move not shown:\n%s" % out)
+        rows = board_rows(out)
+        check(rows[0][0] == "8" and rows[7][0] == "1", "White should be at the bottom: %r" % rows)
+        out = c.command("depth 2")
+        check("2 plies" in out, out)
+
+        out = c.command("e4")  # SAN
+        check(re.search(r"^1\. e4\s*$", out, re.M), "the move is not confirmed in SAN:\n%s" % out)
+        m = re.search(r"^bachess plays 1\.\.\. (\S+)", out, re.M)
+        check(m, "the engine did not answer:\n%s" % out)
+        reply1 = m.group(1)
+        check("Last move: 1... " + reply1 in out, "last move not shown:\n%s" % out)
+        check("\u2659" in out, out)
+
+        out = c.command("g1f3")  # coordinates
+        check(re.search(r"^2\. Nf3\s*$", out, re.M), "coordinate move not taken:\n%s" % out)
+        m = re.search(r"^bachess plays 2\.\.\. (\S+)", out, re.M)
+        check(m, "no second engine move:\n%s" % out)
+        reply2 = m.group(1)
+
+        out = c.command("e2e5")  # the e-pawn is gone from e2
+        check("Illegal move: e2e5" in out, "illegal move not refused:\n%s" % out)
+        m = re.search(r"Legal moves \((\d+)\):((?:.|\n)*?)\(Type 'help'", out)
+        check(m, "no list of legal moves:\n%s" % out)
+        listed = [x.rstrip("+#") for x in m.group(2).split()]
+        check(len(listed) == int(m.group(1)) and len(listed) > 20, "list and count disagree:\n%s" % out)
+        for move in ("Bc4", "Nc3", "d4", "Rg1", "Bb5", "Qe2"):
+            check(move in listed, "%s missing from %r" % (move, listed))
+        check(not any(x in listed for x in ("Nf3", "e2e5", "O-O")), "illegal moves listed: %r" % listed)
+
+        out = c.command("hello world")
+        check("Illegal move: hello world" in out and "Legal moves" in out, out)
+
+        out = c.command("undo")
+        check("Took back 2... %s, 2. Nf3" % reply2 in out, "undo did not take back a full move:\n%s" % out)
+        check("Last move: 1... " + reply1 in out and "White to move (you)" in out, out)
+        rows = board_rows(out)
+        check(rows[7][1].split()[6] in ("\u2658", "N"), "the knight is not back on g1: %r" % (rows[7],))
+
+        out = c.command("flip")
+        rows = board_rows(out)
+        check(rows[0][0] == "1" and rows[7][0] == "8", "flip did not turn the board: %r" % rows)
+        check("h g f e d c b a" in out, out)
+
+        out = c.command("hint")
+        check(re.search(r"^Hint: \S+", out, re.M), out)
+        out = c.command("help")
+        check("Commands:" in out and "undo" in out and "auto" in out, out)
+        out = c.command("moves")
+        check("Legal moves" in out, out)
+
+        rc = c.eof()
+        check(rc == 0, "exit code %d at end of input" % rc)
+        tail = c.transcript.decode("utf-8", "replace")
+        check("Unfinished game saved to games.pgn" in tail, "the unfinished game was not saved:\n%s" % tail[-500:])
+        text, games = pgn_games(os.path.join(work, "games.pgn"))
+        check(len(games) == 1 and '[Result "*"]' in games[0], text)
+        check(re.search(r"1\. e4 %s \*" % re.escape(reply1), games[0]), "moves not in the PGN:\n%s" % text)
+    finally:
+        c.close()
+
+
+def t_finished_games_in_pgn(exe, work):
+    """Fool's mate, human against human; a mate in one against the engine
+    from a FEN; engine against engine; each game announced and saved."""
+    c = Console(exe, work)
+    try:
+        c.expect(rb"^bachess: type a move")
+        c.command("depth 2")
+        out = c.command("human")
+        check("Human against human" in out, out)
+        for move in ("f3", "e7e5", "g4"):
+            out = c.command(move)
+            check("bachess plays" not in out, "the engine moved in human mode:\n%s" % out)
+        out = c.command("Qh4")
+        check("2... Qh4#" in out, out)
+        check("Checkmate \u2014 Black wins (0-1)" in out, "mate not announced:\n%s" % out)
+        check("Game saved to games.pgn" in out, out)
+        out = c.command("e4")
+        check("The game is over" in out, "a move after the end was taken:\n%s" % out)
+
+        out = c.command("new")
+        check("White to move (you)" in out, out)
+        out = c.command("fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+        check("White to move (you)" in out, out)
+        out = c.command("fen this is no position")
+        check("Bad FEN" in out, out)
+        out = c.command("Ra8")
+        check("1. Ra8#" in out and "Checkmate \u2014 White wins (1-0)" in out, out)
+        check("bachess plays" not in out, out)
+
+        out = c.command("fen 6k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - 0 1")
+        out = c.command("auto")
+        check(re.search(r"^bachess plays 1\. Rb8#", out, re.M), "engine against engine:\n%s" % out)
+        check("Checkmate \u2014 White wins (1-0)" in out and "Game saved" in out, out)
+
+        out = c.command("new")
+        out = c.command("auto 3")
+        plays = re.findall(r"^bachess plays (\S+ \S+)", out, re.M)
+        check(len(plays) == 3, "auto 3 played %r" % plays)
+        check("You play Black" in out and "Black to move (you)" in out, out)
+        out = c.command("resign")
+        check("Black resigns \u2014 White wins (1-0)" in out, out)
+
+        out = c.command("stalemate?")
+        check("The game is over" in out, out)
+        out = c.command("fen 7k/8/6Q1/8/8/8/8/6K1 w - - 0 1")
+        out = c.command("Kf2")
+        check("Draw by stalemate (1/2-1/2)" in out, out)
+        out = c.command("save extra.pgn")
+        check("Game appended to extra.pgn" in out, out)
+        rc = c.eof()
+        check(rc == 0, "exit code %d" % rc)
+    finally:
+        c.close()
+
+    text, games = pgn_games(os.path.join(work, "games.pgn"))
+    check(len(games) == 5, "%d games in games.pgn:\n%s" % (len(games), text))
+    fool, mate, auto, resign, stale = games
+    check('[Result "0-1"]' in fool and "1. f3 e5 2. g4 Qh4# {Black mates} 0-1" in fool, fool)
+    check('[White "Human"]' in fool and '[Black "Human"]' in fool, fool)
+    check('[SetUp "1"]' in mate and '[FEN "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"]' in mate, mate)
+    check("1. Ra8# {White mates} 1-0" in mate and '[Black "bachess"]' in mate, mate)
+    check('[White "bachess"]' in auto and '[Black "bachess"]' in auto and "1. Rb8#" in auto, auto)
+    check('[White "bachess"]' in resign and '[Black "Human and bachess"]' in resign, resign)
+    check("{Black resigns} 1-0" in resign and '[PlyCount "3"]' in resign, resign)
+    check("1. Kf2 {Draw by stalemate} 1/2-1/2" in stale, stale)
+    for g in games:
+        for tag in ("Event", "Site", "Date", "Round", "White", "Black", "Result"):
+            check(re.search(r'^\[%s "[^"]*"\]$' % tag, g, re.M), "no %s tag:\n%s" % (tag, g))
+    pgn_extract_accepts(os.path.join(work, "games.pgn"), 5)
+    _, extra = pgn_games(os.path.join(work, "extra.pgn"))
+    check(len(extra) == 1 and "{Draw by stalemate} 1/2-1/2" in extra[0], extra)
+
+
+def t_ascii_board_and_pgn_options(exe, work):
+    """No UTF-8 locale: an ASCII board. nopgn writes nothing."""
+    c = Console(exe, work, lang="C")
+    try:
+        c.expect(rb"^bachess: type a move")
+        out = c.command("board")
+        check("r n b q k b n r" in out and "R N B Q K B N R" in out, "no ASCII board:\n%s" % out)
+        check("\u265c" not in out, out)
+        out = c.command("nopgn")
+        check("not saved" in out, out)
+        c.command("human")
+        for move in ("f4", "e5", "g4"):
+            c.command(move)
+        out = c.command("Qh4#")
+        check("Checkmate - Black wins (0-1)" in out and "saved" not in out, out)
+        out = c.command("level 0")
+        check("level needs" in out, out)
+        out = c.command("level 0.3")
+        check("0.30 s per move" in out, out)
+        out = c.command("depth x")
+        check("depth needs" in out, out)
+        out = c.command("set Threads=2")
+        check("Threads set to 2" in out, out)
+        out = c.command("set Nonsense=1")
+        check("no such option" in out, out)
+        rc = c.eof()
+        check(rc == 0, "exit code %d" % rc)
+    finally:
+        c.close()
+    check(not os.path.exists(os.path.join(work, "games.pgn")), "nopgn still wrote games.pgn")
+
+
+def t_bad_input_never_crashes(exe, work):
+    """A pipe, not a terminal: no prompt, no banner; a very long line,
+    binary garbage, odd commands, then end of input: exit 0."""
+    junk = (b"depth 1\n" + b"x" * 300000 + b"\n" + bytes(range(1, 256)) + b"\n" + b"\xff\xfe\x00\x01e4\n"
+            + b"fen\nsetboard 8/8/8/8/8/8/8/8 w - - 0 1\nlevel\nlevel nan\nlevel 1e300\ndepth -1\n"
+            + b"depth 1000\nauto -5\nauto 2x\nsave\npgn\nset\nset =\nset Hash=0\nundo\nundo\n"
+            + b"fen " + b"k" * 5000 + b"\n" + b"e4 e5 Nf3\n" + b"\t  \r\n" + b"e4\n" + b"undo\n" * 5)
+    run = subprocess.run([exe], input=junk, cwd=work, capture_output=True, timeout=120)
+    out = run.stdout.decode("utf-8", "replace")
+    check(run.returncode == 0, "exit code %d; stderr:\n%s" % (run.returncode, run.stderr[-2000:]))
+    check(not out.startswith("bachess:"), "a banner on a pipe:\n%s" % out[:200])
+    check("> " not in out.replace("Illegal move: ", ""), "a prompt on a pipe")
+    check(out.count("Illegal move:") >= 3, out[:3000])
+    check("Illegal move: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..." in out, "long input not cut short")
+    check("Bad FEN" in out and "Nothing to take back" in out, out[-3000:])
+    check("\u265c" not in out, "Unicode on a pipe")
+
+    run = subprocess.run([exe], input=b"", cwd=work, capture_output=True, timeout=30)
+    check(run.returncode == 0 and run.stdout == b"", "empty input: rc %d, %r" % (run.returncode, run.stdout))
+
+
+def t_protocol_first_line_still_uci(exe, work):
+    run = subprocess.run([exe], input=b"uci\nisready\nquit\n", cwd=work, capture_output=True, timeout=30)
+    out = run.stdout.decode()
+    check("uciok" in out and "readyok" in out, out)
+    check("option name PGNLog type string default <empty>" in out, "no PGNLog option:\n%s" % out)
+    check("option name ConnTrace type string default <empty>" in out, "no ConnTrace option:\n%s" % out)
+    trace = os.path.join(work, "trace.txt")
+    run = subprocess.run([exe], input=("uci\nsetoption name ConnTrace value %s\nisready\nquit\n" % trace).encode(),
+                         cwd=work, capture_output=True, timeout=30)
+    check(os.path.exists(trace), "ConnTrace wrote no file")
+    text = open(trace).read()
+    check(re.search(r"^\d+ < isready$", text, re.M) and re.search(r"^\d+ > readyok$", text, re.M),
+          "the trace lacks a direction:\n%s" % text)
+
+
+SCENARIOS = [t_short_game_illegal_move_undo, t_finished_games_in_pgn, t_ascii_board_and_pgn_options,
+             t_bad_input_never_crashes, t_protocol_first_line_still_uci]
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: console_test.py BACHESS")
+    exe = os.path.abspath(sys.argv[1])
+    passed = failed = 0
+    for scenario in SCENARIOS:
+        work = tempfile.mkdtemp(prefix="bachess-console-")
+        start = time.monotonic()
+        try:
+            scenario(exe, work)
+            passed += 1
+            print("PASS %s (%.1f s)" % (scenario.__name__, time.monotonic() - start), flush=True)
+            shutil.rmtree(work, ignore_errors=True)
+        except Exception as e:  # a failure or an unexpected error: report and go on
+            failed += 1
+            detail = str(e) if isinstance(e, Failure) else traceback.format_exc()
+            print("FAIL %s: %s\n  (files kept in %s)" % (scenario.__name__, detail, work), flush=True)
+    print("console: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
