@@ -28,19 +28,13 @@ static Bitboard find_pinned(const Board *b, Color us, Square king)
     return pinned;
 }
 
-/* Squares the enemy attacks with our king lifted off the board, so the king
- * cannot step back along the line of a checking slider. */
-static Bitboard enemy_attacks(const Board *b, Color them, Bitboard occupied)
+/* Is s attacked by `them` with the given occupancy? The king's moves are
+ * tested with the king lifted off the board, so it cannot step back along
+ * the line of a checking slider. Testing the few king targets one by one
+ * is cheaper than building the whole enemy attack map. */
+static bool attacked_by(const Board *b, Square s, Color them, Bitboard occupied)
 {
-    Bitboard attacked = pawn_attacks_bb(them, board_pieces(b, them, PAWN));
-    attacked |= king_attacks[board_king(b, them)];
-    for (Bitboard n = board_pieces(b, them, KNIGHT); n;)
-        attacked |= knight_attacks[pop_lsb(&n)];
-    for (Bitboard d = (b->by_type[BISHOP] | b->by_type[QUEEN]) & b->by_color[them]; d;)
-        attacked |= bishop_attacks(pop_lsb(&d), occupied);
-    for (Bitboard r = (b->by_type[ROOK] | b->by_type[QUEEN]) & b->by_color[them]; r;)
-        attacked |= rook_attacks(pop_lsb(&r), occupied);
-    return attacked;
+    return (board_attackers_to(b, s, occupied) & b->by_color[them]) != 0;
 }
 
 /* A pinned piece may only move along its pin ray. */
@@ -142,7 +136,7 @@ static Move *generate_piece_moves(const Board *b, const GenContext *g, Move *out
 
 /* Castling: rights kept, squares between king and rook empty, and the king
  * neither in check nor crossing or landing on an attacked square. */
-static Move *generate_castling(const Board *b, const GenContext *g, Move *out, Bitboard attacked)
+static Move *generate_castling(const Board *b, const GenContext *g, Move *out)
 {
     static const struct { int right; Square king, to, rook; } CASTLES[COLOR_NB][2] = {
         { { WHITE_OO, E1, G1, H1 }, { WHITE_OOO, E1, C1, A1 } },
@@ -153,7 +147,10 @@ static Move *generate_castling(const Board *b, const GenContext *g, Move *out, B
         const __typeof__(CASTLES[0][0]) *c = &CASTLES[g->us][i];
         if (!(rights & c->right) || (between_bb[c->king][c->rook] & g->occupied))
             continue;
-        if ((between_bb[c->king][c->to] | square_bb(c->to)) & attacked)
+        bool safe = true;
+        for (Bitboard path = between_bb[c->king][c->to] | square_bb(c->to); path && safe;)
+            safe = !attacked_by(b, pop_lsb(&path), g->them, g->occupied);
+        if (!safe)
             continue;
         *out++ = make_special(c->king, c->to, MOVE_CASTLING, KNIGHT);
     }
@@ -172,9 +169,12 @@ int generate_moves(const Board *b, GenType type, Move *out)
     g.enemy = b->by_color[g.them];
     g.targets = (type & GEN_NOISY ? g.enemy : 0) | (type & GEN_QUIET ? ~g.occupied : 0);
 
-    Bitboard attacked = enemy_attacks(b, g.them, g.occupied ^ square_bb(g.king));
-    for (Bitboard k = king_attacks[g.king] & g.targets & ~attacked; k;)
-        *out++ = make_move(g.king, pop_lsb(&k));
+    Bitboard without_king = g.occupied ^ square_bb(g.king);
+    for (Bitboard k = king_attacks[g.king] & g.targets; k;) {
+        Square to = pop_lsb(&k);
+        if (!attacked_by(b, to, g.them, without_king))
+            *out++ = make_move(g.king, to);
+    }
 
     Bitboard checkers = board_checkers(b);
     if (more_than_one(checkers))
@@ -186,7 +186,7 @@ int generate_moves(const Board *b, GenType type, Move *out)
     for (PieceType t = KNIGHT; t <= QUEEN; t++)
         out = generate_piece_moves(b, &g, out, t);
     if ((type & GEN_QUIET) && !checkers)
-        out = generate_castling(b, &g, out, attacked);
+        out = generate_castling(b, &g, out);
     return (int)(out - start);
 }
 
