@@ -268,19 +268,23 @@ void board_trim_history(Board *b)
 
 /* ---- Draw rules ---------------------------------------------------------- */
 
-/* Counts earlier occurrences of the current position. Only positions with
- * the same side to move, after the last irreversible move and the last null
- * move, can repeat. */
-int board_repetitions(const Board *b)
+/* How many plies back the current position could have occurred before:
+ * not past the last irreversible move, the last null move or the oldest
+ * record kept. */
+static int repetition_reach(const Board *b)
 {
     const BoardState *st = board_state(b);
     int reach = st->rule50 < st->plies_from_null ? st->rule50 : st->plies_from_null;
-    if (reach > b->state_index)
-        reach = b->state_index;
-    int count = 0;
+    return reach < b->state_index ? reach : b->state_index;
+}
+
+/* Counts earlier occurrences of the current position (same side to move,
+ * so every second ply, from four plies back). */
+int board_repetitions(const Board *b)
+{
+    int reach = repetition_reach(b), count = 0;
     for (int back = 4; back <= reach; back += 2)
-        if (b->states[b->state_index - back].key == st->key)
-            count++;
+        count += b->states[b->state_index - back].key == board_key(b);
     return count;
 }
 
@@ -288,16 +292,10 @@ int board_repetitions(const Board *b)
  * that can avoid it would), or a third occurrence counting the game history. */
 bool board_is_repetition_draw(const Board *b, int ply_from_root)
 {
-    const BoardState *st = board_state(b);
-    int reach = st->rule50 < st->plies_from_null ? st->rule50 : st->plies_from_null;
-    if (reach > b->state_index)
-        reach = b->state_index;
-    int count = 0;
+    int reach = repetition_reach(b), count = 0;
     for (int back = 4; back <= reach; back += 2)
-        if (b->states[b->state_index - back].key == st->key) {
-            if (back < ply_from_root || ++count == 2)
-                return true;
-        }
+        if (b->states[b->state_index - back].key == board_key(b) && (back < ply_from_root || ++count == 2))
+            return true;
     return false;
 }
 
