@@ -24,6 +24,7 @@ CFLAGS_COMMON := -std=gnu11 $(WARN) -pthread
 RELEASE_CFLAGS := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto=auto $(NATIVE)
 DEBUG_CFLAGS   := $(CFLAGS_COMMON) -O1 -g
 SANITIZE_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(NATIVE)
+TSAN_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=thread
 LDLIBS  := -lm -pthread
 
 SOURCES := $(wildcard src/*.c)
@@ -31,7 +32,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug test test-deps unit-tests sanitize-tests book-interop conformance-uci polyglot-match console-tests perft-full perft-speed bench-check lab clean
+.PHONY: all run debug test test-deps unit-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match console-tests perft-full perft-speed bench-check lab clean
 
 all: $(EXE)
 
@@ -45,6 +46,9 @@ $(BUILD)/debug/%.o: src/%.c $(HEADERS)
 $(BUILD)/sanitize/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(SANITIZE_CFLAGS) -c $< -o $@
+$(BUILD)/tsan/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(TSAN_CFLAGS) -c $< -o $@
 $(BUILD)/release/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(RELEASE_CFLAGS) -Isrc -c $< -o $@
@@ -64,6 +68,9 @@ bachess-debug: $(call objects,debug,$(SOURCES))
 
 $(BUILD)/bachess-sanitize: $(call objects,sanitize,$(SOURCES))
 	$(CC) $(SANITIZE_CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/bachess-tsan: $(call objects,tsan,$(SOURCES))
+	$(CC) $(TSAN_CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/release/unit-tests: $(call objects,release,$(LIB_SOURCES)) $(call test_objects,release)
 	$(CC) $(RELEASE_CFLAGS) $^ -o $@ $(LDLIBS) -lcriterion
@@ -85,6 +92,7 @@ test-deps:
 test: test-deps
 	$(MAKE) --no-print-directory unit-tests
 	$(MAKE) --no-print-directory sanitize-tests
+	$(MAKE) --no-print-directory tsan-tests
 	$(MAKE) --no-print-directory book-interop
 	$(MAKE) --no-print-directory conformance-uci
 	$(MAKE) --no-print-directory polyglot-match
@@ -94,6 +102,10 @@ test: test-deps
 
 unit-tests: $(EXE) $(BUILD)/release/unit-tests
 	BACHESS_DATA=data $(BUILD)/release/unit-tests --jobs 2
+
+# Threaded search under ThreadSanitizer: stop/ponderhit/isready races.
+tsan-tests: $(BUILD)/bachess-tsan
+	tests/tsan_races.sh $(BUILD)/bachess-tsan
 
 sanitize-tests: $(BUILD)/sanitize/unit-tests
 	BACHESS_DATA=data BACHESS_TEST_LIGHT=1 $(BUILD)/sanitize/unit-tests --jobs 2
