@@ -71,7 +71,7 @@ fail() {
     failures=$((failures + 1))
 }
 
-[ "$status" = 0 ] || fail "xboard exit code $status (124: timed out after $LIMIT s); see $OUT/xboard.out"
+[ "$status" = 0 ] || fail "xboard exit code $status (124 means it ran out of its $LIMIT s); see $OUT/xboard.out"
 
 # ---- the PGN: every game finished, for a normal reason ------------------------
 if [ -f "$PGN" ]; then

@@ -377,12 +377,12 @@ def s15_nps():
 
 def s16_thinking_format():
     with cecp() as eng:
-        for line in ("new", "force", "usermove e2e4", "post", "st 2"):
+        for line in ("new", "force", "usermove e2e4", "post", "st 1"):
             eng.send(line)
         mark = eng.mark()
         t0 = eng.now()
         eng.send("go")
-        eng.expect(MOVE, 4)
+        eng.expect(MOVE, 3)
         timed = eng.since_timed(mark)
         search_lines = [(t, s) for t, s in timed if not s.startswith("move ") and not s.startswith("#")]
         check(search_lines, "no thinking output with post")
@@ -408,7 +408,7 @@ def s16_thinking_format():
 
 def s17_ping_while_thinking():
     with cecp() as eng:
-        for line in ("new", "force", "usermove e2e4", "usermove e7e5", "st 3", "go", "ping 7"):
+        for line in ("new", "force", "usermove e2e4", "usermove e7e5", "st 2", "go", "ping 7"):
             eng.send(line)
         eng.expect(r"^(move |pong 7$)", 5)
         order = [t for t in eng.lines_text() if t.startswith("move ") or t == "pong 7"]
@@ -576,6 +576,27 @@ def s25_reuse():
         legal(m.group(1))
 
 
+def s25b_resign():
+    # Off by default: a hopeless position is played on.
+    with cecp() as eng:
+        for line in ("new", "force", "setboard 7k/6pp/8/8/8/8/8/QQ2K3 b - - 0 1", "st 0.3", "go"):
+            eng.send(line)
+        eng.expect(MOVE, 2)
+        check("resign" not in eng.lines_text(), "resigned with ResignScore off")
+    # With ResignScore 500: the third hopeless move is a resignation.
+    with cecp() as eng:
+        for line in ("new", "force", "option ResignScore=500", "setboard 7k/6pp/8/8/8/8/8/QQ2K3 b - - 0 1",
+                     "st 0.3", "go"):
+            eng.send(line)
+        for reply in ("a1a2", "a2a1"):
+            eng.expect(MOVE, 2)
+            eng.send("usermove " + reply)
+        eng.expect(r"^(resign|move .*)$", 2)
+        check(eng.lines_text().count("resign") == 1, "no resignation at the third hopeless move")
+        eng.expect_none(r"^move ", 0.5)
+        check(len(moves_in(eng.lines_text())) == 2, "a move after resigning")
+
+
 ALLOWED = re.compile(r"^(feature .*|pong .*|move [a-h][1-8][a-h][1-8][qrbn]?|Illegal move.*|Error \(.*|"
                      r"(1-0|0-1|1/2-1/2) \{.*\}|resign|offer draw|tell\w* .*|#.*|Hint: .*|stat01: .*|"
                      r"\+\+|--|)$")
@@ -613,6 +634,7 @@ SCENARIOS = [
     ("23 hint and bk", s23_hint_bk),
     ("24 memory, cores, egtpath, option", s24_capabilities),
     ("25 two games in a row", s25_reuse),
+    ("25b resign when hopeless (option ResignScore)", s25b_resign),
     ("26 no stray lines", s26_no_stray_lines),
 ]
 

@@ -3,7 +3,7 @@
 
     python3 tests/conformance/uci_test.py ./bachess [-k WORD] [--seed N]
 
-Runs the scenarios of docs/protocols.md section 7.1 (items 1, 3, 4, 5, for
+Runs the scenarios of the protocol checklist protocols.md, section 7.1 (items 1, 3, 4, 5, for
 UCI) and 7.3 (items 27-39) plus bad input (over-long lines, out-of-range
 values, garbage). Every move the engine sends is checked against an
 independent move generator: Debian's stockfish, `go perft 1`. Every test
@@ -163,10 +163,10 @@ def start(handshake=True, book=False):
     ENGINES.append(e)
     if handshake:
         e.send("uci")
-        lines = e.read_until(r"^uciok$", 2.0)
+        lines = e.read_until(r"^uciok$", 10.0)    # scenario 01 holds it to 2 s
         if any(l.startswith("option name OwnBook ") for l in lines):
             e.send("setoption name OwnBook value %s" % ("true" if book else "false"))
-        e.sync(2.0)
+        e.sync(10.0)
     return e
 
 

@@ -1,0 +1,228 @@
+/*
+ * test_xboard.c — the XBoard front end's pieces that need no GUI: time
+ * controls (level/st/sd/nps/time and the limits made of them), the option
+ * table as CECP features and `option NAME=VALUE`, and a few commands
+ * answered at once, read back from stdout. The whole dialogue with a
+ * searching engine is tested through pipes (tests/conformance/cecp_test.py).
+ */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "options.h"
+#include "support.h"
+#include "xboard.h"
+#include "xboard_clock.h"
+
+static void setup(void)
+{
+    chess_init();
+    options_init();
+}
+
+TestSuite(xboard_clock, .init = setup);
+
+static bool level(XbClock *c, const char *mps, const char *base, const char *inc)
+{
+    char why[128];
+    return xbclock_level(c, mps, base, inc, why, sizeof why);
+}
+
+Test(xboard_clock, level_reads_minutes_seconds_and_fractions)
+{
+    XbClock c;
+    xbclock_init(&c);
+    cr_assert(level(&c, "40", "0:30", "0"));
+    cr_expect_eq(c.mps, 40);
+    cr_expect_eq(c.base_ms, 30000);
+    cr_expect_eq(c.inc_ms, 0);
+    cr_assert(level(&c, "0", "2", "12"));
+    cr_expect_eq(c.base_ms, 120000);
+    cr_expect_eq(c.inc_ms, 12000);
+    cr_assert(level(&c, "0", "0:10", "0.1"));
+    cr_expect_eq(c.base_ms, 10000);
+    cr_expect_eq(c.inc_ms, 100);
+    cr_expect_eq(c.own_ms, 10000, "a level starts a fresh period");
+    cr_assert(level(&c, "0", "5+3", "0"), "trailing junk after BASE is ignored");
+    cr_expect_eq(c.base_ms, 300000);
+    cr_assert(level(&c, "0", "0", "1"), "increment only");
+}
+
+Test(xboard_clock, level_refuses_nonsense_and_keeps_the_old_control)
+{
+    XbClock c;
+    xbclock_init(&c);
+    cr_assert(level(&c, "40", "5", "0"));
+    const char *bad[][3] = { { "0", "0", "0" }, { "-1", "5", "0" }, { "40", "-5", "0" }, { "40", "5", "-1" },
+                             { "x", "5", "0" }, { "40", "nan", "0" }, { "40", "inf", "0" }, { "40", "5", "1e999" },
+                             { "40", "1e30", "0" }, { "40", "5:-3", "0" }, { "40", "", "0" } };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        cr_expect(!level(&c, bad[i][0], bad[i][1], bad[i][2]), "level %s %s %s", bad[i][0], bad[i][1], bad[i][2]);
+    char why[128];
+    cr_expect(!xbclock_level(&c, "40", NULL, NULL, why, sizeof why));
+    cr_expect_eq(c.mps, 40);
+    cr_expect_eq(c.base_ms, 300000);
+}
+
+Test(xboard_clock, st_sd_nps_time_units)
+{
+    XbClock c;
+    char why[128];
+    xbclock_init(&c);
+    cr_assert(xbclock_st(&c, "5", why, sizeof why));
+    cr_expect_eq(c.st_ms, 5000, "st is seconds");
+    cr_expect(!xbclock_st(&c, "0", why, sizeof why));
+    cr_expect(!xbclock_st(&c, "-1", why, sizeof why));
+    cr_assert(xbclock_sd(&c, "3", why, sizeof why));
+    cr_expect_eq(c.sd, 3);
+    cr_assert(xbclock_sd(&c, "5000", why, sizeof why));
+    cr_expect_lt(c.sd, MAX_PLY);
+    cr_expect(!xbclock_sd(&c, "0", why, sizeof why));
+    cr_assert(xbclock_nps(&c, "1000", why, sizeof why));
+    cr_expect_eq(c.nps, 1000);
+    cr_expect(!xbclock_nps(&c, "-5", why, sizeof why));
+    cr_assert(xbclock_time(&c, true, "1000", why, sizeof why));
+    cr_expect_eq(c.own_ms, 10000, "time is centiseconds");
+    cr_assert(xbclock_time(&c, false, "250", why, sizeof why));
+    cr_expect_eq(c.opp_ms, 2500);
+    cr_expect(!xbclock_time(&c, true, "-5", why, sizeof why));
+    cr_expect_eq(c.own_ms, 0, "a negative clock counts as empty");
+    cr_expect(!xbclock_time(&c, true, "12abc", why, sizeof why));
+    xbclock_new_game(&c);
+    cr_expect_eq(c.sd, 0, "new forgets sd");
+    cr_expect_eq(c.nps, 0, "new forgets nps");
+}
+
+Test(xboard_clock, limits_for_the_side_to_move)
+{
+    XbClock c;
+    char why[128];
+    xbclock_init(&c);
+    cr_assert(level(&c, "40", "5", "2"));
+    cr_assert(xbclock_time(&c, true, "6000", why, sizeof why));
+    cr_assert(xbclock_time(&c, false, "4000", why, sizeof why));
+    Board *b = board_from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    SearchLimits l;
+    xbclock_limits(&c, b, &l);
+    cr_expect_eq(l.time[BLACK], 60000, "the engine's clock belongs to the side to move");
+    cr_expect_eq(l.time[WHITE], 40000);
+    cr_expect_eq(l.inc[BLACK], 2000);
+    cr_expect_eq(l.moves_to_go, 40);
+    board_load(b, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 45");
+    xbclock_limits(&c, b, &l);
+    cr_expect_eq(l.moves_to_go, 36, "move 45 of a 40-move period: 36 to go");
+    cr_assert(xbclock_st(&c, "3", why, sizeof why));
+    cr_assert(xbclock_sd(&c, "7", why, sizeof why));
+    xbclock_limits(&c, b, &l);
+    cr_expect_eq(l.move_time, 3000);
+    cr_expect_eq(l.depth, 7);
+    cr_expect_lt(l.time[BLACK], 0, "st replaces the clock");
+    cr_assert(xbclock_nps(&c, "1000", why, sizeof why));
+    xbclock_limits(&c, b, &l);
+    cr_expect_eq(l.nodes, 3000, "nps 1000 and st 3: 3000 nodes");
+    cr_expect_eq(l.move_time, 0, "no wall-clock limit in nps mode");
+    cr_expect_eq(xbclock_shown_cs(1000, 3000, 12), 300, "time shown from nodes in nps mode");
+    cr_expect_eq(xbclock_shown_cs(0, 3000, 1234), 123);
+    free(b);
+}
+
+Test(xboard_clock, own_clock_kept_between_time_commands)
+{
+    XbClock c;
+    xbclock_init(&c);
+    cr_assert(level(&c, "2", "1", "0.5"));
+    Board *b = board_from_fen(START_FEN);
+    xbclock_spent(&c, b, 10000);
+    cr_expect_eq(c.own_ms, 60000 - 10000 + 500);
+    board_load(b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2");
+    xbclock_spent(&c, b, 500);
+    cr_expect_eq(c.own_ms, 50500 + 60000, "the second move of a 2-move period adds a new period");
+    free(b);
+}
+
+TestSuite(xboard_options, .init = setup);
+
+Test(xboard_options, features_for_every_type)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    options_print_xboard(mem);
+    fclose(mem);
+    cr_expect(strstr(text, "feature option=\"MultiPV -spin 1 1 64\"\n"));
+    cr_expect(strstr(text, "feature option=\"NullMove -check 1\"\n"));
+    cr_expect(strstr(text, "feature option=\"Clear Hash -button\"\n"));
+    cr_expect(strstr(text, "feature option=\"SearchAlgorithm -combo *PVS /// AlphaBeta /// MTDf\"\n"));
+    cr_expect(strstr(text, "feature option=\"ResignScore -spin 0 0 10000\"\n"));
+    cr_expect(!strstr(text, "\"Hash "), "memory sets the hash in CECP");
+    cr_expect(!strstr(text, "\"Threads "), "cores sets the threads in CECP");
+    cr_expect(!strstr(text, "\"Ponder "), "hard/easy set pondering in CECP");
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        cr_expect(strncmp(line, "feature option=\"", 16) == 0 && line[strlen(line) - 1] == '"', "%s", line);
+    free(text);
+}
+
+Test(xboard_options, uci_list_leaves_out_cecp_only_options)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    options_print_uci(mem);
+    fclose(mem);
+    cr_expect(!strstr(text, "ResignScore"));
+    cr_expect(strstr(text, "option name Hash type spin"));
+    free(text);
+}
+
+Test(xboard_options, option_name_equals_value)
+{
+    char error[256];
+    cr_assert(option_set_xboard("MultiPV=3", error, sizeof error), "%s", error);
+    cr_expect_eq(option_int("MultiPV"), 3);
+    cr_assert(option_set_xboard("Move Overhead=50", error, sizeof error), "%s", error);
+    cr_expect_eq(option_int("Move Overhead"), 50);
+    cr_assert(option_set_xboard("NullMove=0", error, sizeof error), "%s", error);
+    cr_expect_eq(option_int("NullMove"), 0);
+    cr_assert(option_set_xboard("SearchAlgorithm=MTDf", error, sizeof error), "%s", error);
+    cr_expect(!option_set_xboard("MultiPV=0", error, sizeof error));
+    cr_expect(!option_set_xboard("NoSuchOption=1", error, sizeof error));
+    cr_expect(!option_set_xboard("MultiPV", error, sizeof error), "a spin needs a value");
+}
+
+/* ---- commands answered at once ------------------------------------------- */
+
+static void engine_setup(void)
+{
+    setup();
+    engine_init();
+    cr_redirect_stdout();
+}
+
+TestSuite(xboard_commands, .init = engine_setup, .fini = engine_quit, .timeout = 30);
+
+static void send(const char *text)
+{
+    char *line = strdup(text);
+    cr_assert(xboard_command(line), "%s ended the dialogue", text);
+    free(line);
+}
+
+Test(xboard_commands, replies_in_protocol_form)
+{
+    const char *lines[] = {
+        "xboard", "new", "force", "usermove e2e5", "usermove e2e4", "e7e5", "ping 4", "joho debug on",
+        "level 0 0 0", "variant suicide", "remove", "remove", "usermove e2e4", "ping 5",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+        send(lines[i]);
+    fflush(stdout);
+    cr_assert_stdout_eq_str("Illegal move (not a legal move): e2e5\n"
+                            "pong 4\n"
+                            "Error (unknown command): joho\n"
+                            "Error (no thinking allowed by this control): level 0 0 0\n"
+                            "Error (unsupported variant): suicide\n"
+                            "Error (no move to undo): remove\n"
+                            "pong 5\n");
+}
