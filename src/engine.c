@@ -39,6 +39,7 @@ void engine_init(void)
     pthread_cond_init(&engine.changed, NULL);
     atomic_init(&engine.shared.stop, false);
     atomic_init(&engine.shared.pondering, false);
+    atomic_init(&engine.shared.clock_start, 0);
     tt_resize(16);
     engine_set_threads(1);
 }
@@ -358,6 +359,7 @@ void engine_go(const SearchLimits *limits, SearchReport report)
         s->limits.depth = 1;
     atomic_store(&s->stop, false);
     atomic_store(&s->pondering, limits->ponder);
+    atomic_store(&s->clock_start, s->budget.start);
     tt_new_search();
     for (int i = 0; i < engine.thread_count; i++) {
         Thread *t = engine.threads[i];
@@ -383,6 +385,7 @@ void engine_stop(void)
 void engine_ponderhit(void)
 {
     pthread_mutex_lock(&engine.lock);
+    atomic_store(&engine.shared.clock_start, time_now_ms());
     atomic_store(&engine.shared.pondering, false);
     pthread_cond_broadcast(&engine.changed);
     pthread_mutex_unlock(&engine.lock);

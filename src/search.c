@@ -93,7 +93,7 @@ static bool time_is_up(Thread *t)
         return true;
     }
     if ((nodes & 1023) == 0 && !atomic_load(&s->pondering) && t->completed_depth >= 1
-        && s->budget.hard >= 0 && time_now_ms() - s->budget.start >= s->budget.hard) {
+        && s->budget.hard >= 0 && time_now_ms() - atomic_load(&s->clock_start) >= s->budget.hard) {
         atomic_store(&s->stop, true);
         return true;
     }
@@ -758,7 +758,7 @@ void search_iterate(Thread *t)
             break;
         instability = t->best_move != previous_best ? instability + 2 : (instability > 0 ? instability - 1 : 0);
         previous_best = t->best_move;
-        int64_t elapsed = time_now_ms() - s->budget.start;
+        int64_t elapsed = time_now_ms() - atomic_load(&s->clock_start);
         if (!atomic_load(&s->pondering)
             && timeman_soft_stop(&s->budget, elapsed, instability, previous_score - score))
             break;

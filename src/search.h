@@ -109,6 +109,9 @@ typedef struct SearchShared {
     SearchReport report;
     atomic_bool stop;
     atomic_bool pondering; /* while true, only `stop` or ponderhit ends the search */
+    /* When our clock started: the start of `go`, or the ponderhit, since
+     * time spent pondering is the opponent's. Limits are measured from it. */
+    _Atomic int64_t clock_start;
     Move root_moves[MAX_MOVES];
     int root_move_count;
     int multipv;           /* lines to search and show, at least 1 */

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "score.h"
 
@@ -21,6 +22,11 @@ bool tt_resize(size_t megabytes)
     if (count == 0)
         count = 1;
     TTBucket *fresh = NULL;
+    /* More than three quarters of the machine's memory would only be had
+     * by swapping or being killed: refuse it, keeping the old table. */
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page_size > 0 && megabytes > (size_t)pages / 1024 * (size_t)page_size / 1024 * 3 / 4)
+        return false;
     if (megabytes > SIZE_MAX / (1024 * 1024) || posix_memalign((void **)&fresh, 64, count * sizeof(TTBucket)) != 0)
         return false;
     free(table);

@@ -22,6 +22,7 @@
 #include "timer.h"
 #include "tokens.h"
 #include "tt.h"
+#include "xboard_claims.h"
 #include "xboard_clock.h"
 
 #define ENGINE_NAME "bachess"
@@ -153,64 +154,12 @@ static void on_bestmove(Move best, Move ponder, void *context)
     inbox_post_bestmove((unsigned)(uintptr_t)context, best, ponder);
 }
 
-/* ---- results and draws ---------------------------------------------------- */
-
-/* The repetition xboard will agree with. xboard keeps an e.p. square after
- * every double pawn step next to an enemy pawn, legal capture or not, so
- * the position right after a double step may not count for it: leave such
- * occurrences out, and never claim a draw that xboard would call false. */
-static bool repetition_claimable(const Board *b)
-{
-    const BoardState *now = board_state(b);
-    int reach = now->rule50 < now->plies_from_null ? now->rule50 : now->plies_from_null;
-    if (reach > b->state_index)
-        reach = b->state_index;
-    int count = 0;
-    for (int back = 4; back <= reach; back += 2) {
-        const BoardState *then = &b->states[b->state_index - back];
-        int step = (int)move_to(then->move) - (int)move_from(then->move);
-        bool double_step = then->rule50 == 0 && then->captured == NO_PIECE && (step == 16 || step == -16);
-        count += then->key == now->key && !double_step;
-    }
-    return count >= 2;
-}
-
-/* Material no sequence of moves can mate with, as xboard judges it: bare
- * kings, one minor piece, or one bishop each on squares of one colour. */
-static bool bare_material(const Board *b)
-{
-    if (b->by_type[PAWN] | b->by_type[ROOK] | b->by_type[QUEEN])
-        return false;
-    Bitboard minors = b->by_type[KNIGHT] | b->by_type[BISHOP];
-    if (popcount(minors) <= 1)
-        return true;
-    Bitboard bishops = b->by_type[BISHOP];
-    return popcount(minors) == 2 && popcount(bishops) == 2 && popcount(b->by_color[WHITE] & bishops) == 1
-           && (!(bishops & DARK_SQUARES_BB) || !(bishops & ~DARK_SQUARES_BB));
-}
-
-/* The result line to send when the game is over by the rules, or NULL.
- * Only claims that are true, and that xboard will find true. */
-static const char *game_end_claim(const Board *b)
-{
-    switch (game_status(b)) {
-    case GAME_ONGOING: return NULL;
-    case GAME_CHECKMATE: return b->side == WHITE ? "0-1 {Black mates}" : "1-0 {White mates}";
-    case GAME_STALEMATE: return "1/2-1/2 {Stalemate}";
-    case GAME_FIFTY_MOVES: return "1/2-1/2 {Draw by fifty move rule}";
-    default: break;
-    }
-    if (repetition_claimable(b))
-        return "1/2-1/2 {Draw by repetition}";
-    if (bare_material(b))
-        return "1/2-1/2 {Insufficient material}";
-    return NULL;
-}
+/* ---- results --------------------------------------------------------------- */
 
 /* Claims the result if the game is over; true if it is (no move then). */
 static bool claim_if_over(void)
 {
-    const char *claim = game_end_claim(engine_board());
+    const char *claim = claim_game_end(engine_board());
     if (claim)
         out_line("%s", claim);
     return claim != NULL;
@@ -341,10 +290,10 @@ static void finish_own_move(Move best, Move ponder)
     char text[MOVE_TEXT_SIZE];
     move_to_coordinate(best, text);
     engine_play_move(best);
-    const char *claim = game_end_claim(engine_board());
+    const char *claim = claim_game_end(engine_board());
     /* A draw this move makes claimable is offered before the move, so
      * that xboard can grant it without a race against the opponent. */
-    if (claim && strncmp(claim, "1/2-1/2", 7) == 0 && game_status(engine_board()) != GAME_STALEMATE)
+    if (claim_is_offerable_draw(claim))
         out_line("offer draw");
     out_line("move %s", text);
     if (claim) {
@@ -585,7 +534,7 @@ static void cmd_draw(const Tokens *t)
 {
     (void)t;
     const Board *b = engine_board();
-    if (game_end_claim(b) || bare_material(b) || (xb.own_score_valid && xb.own_score <= DRAW_ACCEPT_SCORE))
+    if (claim_game_end(b) || claim_dead_material(b) || (xb.own_score_valid && xb.own_score <= DRAW_ACCEPT_SCORE))
         out_line("offer draw");
 }
 
