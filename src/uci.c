@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "gamelog.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
@@ -97,8 +98,15 @@ static void on_info(const SearchInfo *info, void *context)
              (long long)info->time_ms, *pv ? " pv" : "", pv);
 }
 
+/* The game log's state (see "the game log" below). */
+static GameLog pgn_log;
+static bool pgn_logging;
+static Move last_bestmove;   /* written by the search thread, read after engine_wait */
+static Key last_search_key;
+
 static void on_bestmove(Move best, Move ponder, void *context)
 {
+    last_bestmove = best;
     (void)context;
     char b[MOVE_TEXT_SIZE], p[MOVE_TEXT_SIZE];
     move_to_coordinate(best, b);
@@ -151,6 +159,68 @@ static void cmd_setoption(const Tokens *t)
 /* position [startpos | fen <fields>] [moves <m1> …]
  * A bad FEN leaves the position as it was. A move that is illegal ends
  * the list: the moves before it are played (protocols.md §4). */
+/* ---- the game log (option PGNLog) -------------------------------------------
+ * UCI never says when a game ends, so the log follows the `position`
+ * commands: a position that continues the logged game adds its new moves;
+ * any other position, `ucinewgame` or `quit` ends the logged game, which is
+ * then appended to the PGNLog file (with the last best move if it still
+ * fits, and the result if the rules decide it). */
+
+static const char *pgn_log_path(void)
+{
+    const char *path = option_text("PGNLog");
+    return path && *path && strcmp(path, "<empty>") != 0 ? path : NULL;
+}
+
+static void pgn_log_flush(void)
+{
+    if (!pgn_logging)
+        return;
+    engine_wait();
+    if (last_bestmove != MOVE_NONE && board_key(gamelog_board(&pgn_log)) == last_search_key)
+        gamelog_add(&pgn_log, last_bestmove);
+    last_bestmove = MOVE_NONE;
+    const char *path = pgn_log_path();
+    if (path && gamelog_ply_count(&pgn_log) > 0) {
+        gamelog_finish_by_rules(&pgn_log);
+        char error[256];
+        if (!gamelog_append_to_file(&pgn_log, path, error, sizeof error))
+            uci_error("PGNLog: %s", error);
+    }
+    pgn_logging = false;
+}
+
+/* Does the logged game lead to this position command's moves? */
+static bool pgn_log_continues(const char *fen, char *const *moves, int count)
+{
+    if (!pgn_logging || strcmp(pgn_log.start_fen, fen ? fen : START_FEN) != 0 || count < pgn_log.count)
+        return false;
+    for (int i = 0; i < pgn_log.count; i++) {
+        char text[MOVE_TEXT_SIZE];
+        move_to_coordinate(pgn_log.moves[i].move, text);
+        if (strcmp(text, moves[i]) != 0)
+            return false;
+    }
+    return true;
+}
+
+static void pgn_log_position(const char *fen, char *const *moves, int count)
+{
+    if (!pgn_log_path())
+        return;
+    if (!pgn_log_continues(fen, moves, count)) {
+        pgn_log_flush();
+        char error[256];
+        if (!gamelog_start(&pgn_log, fen, error, sizeof error))
+            return;
+        gamelog_set_tag(&pgn_log, "Event", "bachess UCI game");
+        pgn_logging = true;
+    }
+    for (int i = pgn_log.count; i < count; i++)
+        if (!gamelog_add_text(&pgn_log, moves[i]))
+            break;
+}
+
 static void cmd_position(const Tokens *t)
 {
     finish_search("position");
@@ -172,8 +242,10 @@ static void cmd_position(const Tokens *t)
     char *const *moves = moves_at < 0 ? NULL : t->words + moves_at + 1;
     const char *start = *fen ? fen : NULL;
     char error[256], ignored[256];
-    if (engine_set_position(start, moves, move_count, error, sizeof error))
+    if (engine_set_position(start, moves, move_count, error, sizeof error)) {
+        pgn_log_position(start, moves, move_count);
         return;
+    }
     if (!engine_set_position(start, NULL, 0, ignored, sizeof ignored)) {
         uci_error("position not set: %s", error);
         return;
@@ -272,6 +344,9 @@ static void cmd_go(const Tokens *t)
             limits.infinite = true;
     }
     atomic_store(&bestmove_sent, false);
+    last_search_key = board_key(engine_board());
+    if (pgn_logging)
+        gamelog_set_tag(&pgn_log, engine_board()->side == WHITE ? "White" : "Black", "bachess");
     engine_go(&limits, (SearchReport){ on_info, on_bestmove, NULL });
 }
 
@@ -315,6 +390,7 @@ bool uci_command(char *line)
         cmd_setoption(&t);
     else if (strcmp(cmd, "ucinewgame") == 0) {
         finish_search("ucinewgame");
+        pgn_log_flush();
         engine_new_game();
     } else if (strcmp(cmd, "position") == 0)
         cmd_position(&t);
@@ -348,5 +424,7 @@ int uci_loop(const char *first_line)
         running = uci_command(line);
     engine_stop();
     engine_wait();
+    pgn_log_flush();
+    gamelog_free(&pgn_log);
     return 0;
 }

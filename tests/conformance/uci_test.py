@@ -863,6 +863,25 @@ def t_newgame():
     no_more_bestmove(e)
 
 
+@scenario("58 PGNLog: each game appended as PGN, with the result by the rules")
+def t_pgn_log():
+    import os, tempfile
+    path = os.path.join(tempfile.mkdtemp(), "games.pgn")
+    e = start()
+    e.send("setoption name PGNLog value " + path)
+    e.send(position_command(None, ["f2f3", "e7e5", "g2g4"]))
+    go(e, "go depth 3")                                 # mates: Qh4#
+    e.send("ucinewgame")
+    e.send(position_command(None, ["e2e4"]))
+    go(e, "go depth 2")
+    e.quit()
+    text = open(path).read()
+    check(text.count("[Event ") == 2, "two games logged, found %d" % text.count("[Event "))
+    check("1. f3 e5 2. g4 Qh4# {Black mates} 0-1" in text, "the mate game with its result")
+    check('[Black "bachess"]' in text, "the engine's colour in the tags")
+    check(text.rstrip().endswith("*"), "the unfinished second game ends with *")
+
+
 # ---- more commands and options ---------------------------------------------------
 
 @scenario("40 go / position / setoption while searching")
