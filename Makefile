@@ -7,6 +7,8 @@
 #   make console-tests  console play driven in a pseudo-terminal
 #   make conformance-uci  the UCI protocol scenarios (tests/conformance/uci_test.py)
 #   make polyglot-match   two games under XBoard, bachess behind polyglot, vs fairymax
+#   make conformance-cecp the XBoard protocol scenarios (tests/conformance/cecp_test.py)
+#   make xboard-match     two games under XBoard, bachess speaking CECP, vs fairymax; analysis mode
 #   make book-interop  opening books and PGN against polyglot and pgn-extract
 #   make perft-full the whole perft suite at its full depths
 #   make perft-speed  perft speed side by side with Stockfish
@@ -32,7 +34,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug test test-deps unit-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match console-tests perft-full perft-speed bench-check lab clean
+.PHONY: all run debug test test-deps unit-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests perft-full perft-speed bench-check lab clean
 
 all: $(EXE)
 
@@ -96,6 +98,8 @@ test: test-deps
 	$(MAKE) --no-print-directory book-interop
 	$(MAKE) --no-print-directory conformance-uci
 	$(MAKE) --no-print-directory polyglot-match
+	$(MAKE) --no-print-directory conformance-cecp
+	$(MAKE) --no-print-directory xboard-match
 	$(MAKE) --no-print-directory console-tests
 	$(MAKE) --no-print-directory perft-speed
 	$(MAKE) --no-print-directory bench-check
@@ -120,6 +124,18 @@ console-tests: $(EXE) $(BUILD)/bachess-sanitize
 conformance-uci: $(EXE) $(BUILD)/bachess-sanitize
 	python3 tests/conformance/uci_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
 	python3 tests/conformance/uci_test.py $(BUILD)/bachess-sanitize
+
+# XBoard protocol conformance (protocols.md §7.1, §7.2, bad input), legality
+# judged by stockfish; the sanitizer build runs the scenarios with searches,
+# races and bad input again.
+conformance-cecp: $(EXE) $(BUILD)/bachess-sanitize
+	python3 tests/conformance/cecp_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
+	CECP_ONLY=04,05,11,13,17,18,19,22,25 python3 tests/conformance/cecp_test.py $(BUILD)/bachess-sanitize
+
+# Two games under XBoard (headless) with bachess speaking CECP vs fairymax,
+# then XBoard's analysis mode.
+xboard-match: $(EXE)
+	scripts/xboard-match.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) 2
 
 # Two games under XBoard (headless) with bachess behind polyglot vs fairymax.
 polyglot-match: $(EXE)

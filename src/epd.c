@@ -10,12 +10,6 @@
 #include "options.h"
 #include "tokens.h"
 
-typedef struct {
-    char id[64];
-    Move best[8], avoid[8];
-    int best_count, avoid_count;
-} EpdTarget;
-
 /* Reads the SAN moves after `op` (up to ';') into moves[]. */
 static int read_moves(const Board *b, const char *ops, const char *op, Move *moves, int max)
 {
@@ -47,6 +41,23 @@ static bool parse_epd(const char *line, char *fen, size_t fen_size, const char *
     }
     snprintf(fen, fen_size, "%.*s 0 1", (int)(p - line), line);
     *ops = p;
+    return true;
+}
+
+bool epd_parse_line(const char *line, Board *board, EpdLine *out, char *error, size_t error_size)
+{
+    const char *ops;
+    *out = (EpdLine){ .best_count = 0 };
+    if (error_size)
+        *error = '\0';
+    if (!parse_epd(line, out->fen, sizeof out->fen, &ops))
+        return false;
+    if (!board_set_fen(board, out->fen, error, error_size))
+        return false;
+    out->best_count = read_moves(board, ops, "bm ", out->best, 8);
+    out->avoid_count = read_moves(board, ops, "am ", out->avoid, 8);
+    const char *id = strstr(ops, "id ");
+    snprintf(out->id, sizeof out->id, "%.*s", id ? (int)strcspn(id + 3, ";") : 0, id ? id + 3 : "");
     return true;
 }
 
@@ -84,22 +95,23 @@ int epd_command(int argc, char **argv)
     }
     int solved = 0, total = 0;
     char *line;
-    while ((line = read_line(in)) != NULL) {
-        char fen[256], error[128];
-        const char *ops;
-        if (!*line || !parse_epd(line, fen, sizeof fen, &ops))
+    Board *board = malloc(sizeof *board);
+    while (board && (line = read_line(in)) != NULL) {
+        char error[128];
+        EpdLine target;
+        if (!*line)
             continue;
-        if (!engine_set_position(fen, NULL, 0, error, sizeof error)) {
+        if (!epd_parse_line(line, board, &target, error, sizeof error)) {
+            if (*error)
+                printf("skipped (%s): %s\n", error, line);
+            continue;
+        }
+        if (!target.best_count && !target.avoid_count)
+            continue;
+        if (!engine_set_position(target.fen, NULL, 0, error, sizeof error)) {
             printf("skipped (%s): %s\n", error, line);
             continue;
         }
-        EpdTarget target = { .best_count = 0 };
-        target.best_count = read_moves(engine_board(), ops, "bm ", target.best, 8);
-        target.avoid_count = read_moves(engine_board(), ops, "am ", target.avoid, 8);
-        const char *id = strstr(ops, "id ");
-        snprintf(target.id, sizeof target.id, "%.*s", id ? (int)strcspn(id + 3, ";") : 0, id ? id + 3 : "");
-        if (!target.best_count && !target.avoid_count)
-            continue;
 
         engine_new_game();
         SearchLimits limits;
@@ -117,6 +129,7 @@ int epd_command(int argc, char **argv)
         printf("%-12s %-8s %s\n", target.id, text, ok ? "solved" : "missed");
         fflush(stdout);
     }
+    free(board);
     fclose(in);
     printf("solved %d/%d\n", solved, total);
     return 0;

@@ -1,7 +1,6 @@
 /* xboard.c — the XBoard / WinBoard (CECP v2) front end. */
 #include "xboard.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -24,6 +23,7 @@
 #include "tt.h"
 #include "xboard_claims.h"
 #include "xboard_clock.h"
+#include "xboard_pgn.h"
 
 #define ENGINE_NAME "bachess"
 
@@ -290,6 +290,7 @@ static void finish_own_move(Move best, Move ponder)
     char text[MOVE_TEXT_SIZE];
     move_to_coordinate(best, text);
     engine_play_move(best);
+    xbpgn_move(best, true);
     const char *claim = claim_game_end(engine_board());
     /* A draw this move makes claimable is offered before the move, so
      * that xboard can grant it without a race against the opponent. */
@@ -377,6 +378,7 @@ static bool is_predicted(const char *text)
 
 static void ponder_hit(void)
 {
+    xbpgn_move(xb.predicted, false); /* the expected move was played: it is real now */
     engine_ponderhit();
     xb.activity = THINKING;
     xb.predicted = MOVE_NONE;
@@ -399,6 +401,7 @@ static void user_move(const char *text)
         return;
     }
     engine_play_move(m);
+    xbpgn_move(m, false);
     xb.hint = MOVE_NONE;
     if (xb.analyzing)
         start_analysis();
@@ -453,6 +456,8 @@ static void cmd_new(const Tokens *t)
     char error[128];
     engine_set_position(NULL, NULL, 0, error, sizeof error);
     engine_new_game();
+    xbpgn_finish(NULL, NULL, xb.engine_color); /* a game left without a result */
+    xbpgn_start(NULL);
     xb.force = false;
     xb.engine_color = BLACK;
     xbclock_new_game(&xb.clock);
@@ -538,12 +543,20 @@ static void cmd_draw(const Tokens *t)
         out_line("offer draw");
 }
 
+/* result RES {COMMENT}: no more moves; the game goes to the PGN log. */
 static void cmd_result(const Tokens *t)
 {
-    (void)t;
     cancel_search();
     xb.analyzing = false;
     xb.force = true;
+    char comment[256];
+    join_words(t, 2, comment, sizeof comment);
+    size_t len = strlen(comment);
+    if (len >= 2 && comment[0] == '{' && comment[len - 1] == '}') {
+        comment[len - 1] = '\0';
+        memmove(comment, comment + 1, len - 1);
+    }
+    xbpgn_finish(t->count > 1 ? t->words[1] : NULL, comment, xb.engine_color);
 }
 
 static void cmd_setboard(const Tokens *t)
@@ -557,6 +570,8 @@ static void cmd_setboard(const Tokens *t)
         xb.bad_position = true;
         return;
     }
+    xbpgn_finish(NULL, NULL, xb.engine_color);
+    xbpgn_start(fen);
     reset_game_state();
     if (xb.analyzing)
         start_analysis();
@@ -569,8 +584,10 @@ static void cmd_undo(const Tokens *t)
     if (xb.bad_position || engine_board()->state_index < plies)
         reply_error("no move to undo", t);
     else {
-        for (int i = 0; i < plies; i++)
+        for (int i = 0; i < plies; i++) {
             engine_undo_move();
+            xbpgn_undo();
+        }
         xb.hint = MOVE_NONE;
     }
     if (xb.analyzing)
@@ -730,6 +747,13 @@ static void cmd_clock(const Tokens *t)
 
 static void cmd_ignore(const Tokens *t) { (void)t; }
 
+static void cmd_name(const Tokens *t)
+{
+    char name[128];
+    join_words(t, 1, name, sizeof name);
+    xbpgn_opponent(name);
+}
+
 typedef struct {
     const char *name;
     void (*run)(const Tokens *t);
@@ -747,7 +771,7 @@ static const Command COMMANDS[] = {
     { "time", cmd_clock }, { "otim", cmd_clock },
     /* Information only, or toggles with no meaning here. */
     { "xboard", cmd_ignore }, { "accepted", cmd_ignore }, { "rejected", cmd_ignore }, { "random", cmd_ignore },
-    { "computer", cmd_ignore }, { "name", cmd_ignore }, { "rating", cmd_ignore }, { "ics", cmd_ignore },
+    { "computer", cmd_ignore }, { "name", cmd_name }, { "rating", cmd_ignore }, { "ics", cmd_ignore },
     { "egtpath", cmd_ignore },
 };
 
@@ -830,5 +854,6 @@ int xboard_loop(const char *first_line)
             run_deferred();
     }
     cancel_search();
+    xbpgn_finish(NULL, NULL, xb.engine_color);
     return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * test_xboard.c — the XBoard front end's pieces that need no GUI: time
  * controls (level/st/sd/nps/time and the limits made of them), the option
- * table as CECP features and `option NAME=VALUE`, and a few commands
+ * table as CECP features and `option NAME=VALUE`, the result claims XBoard
+ * will accept, and a few commands
  * answered at once, read back from stdout. The whole dialogue with a
  * searching engine is tested through pipes (tests/conformance/cecp_test.py).
  */
@@ -11,9 +12,11 @@
 #include <string.h>
 
 #include "engine.h"
+#include "movegen.h"
 #include "options.h"
 #include "support.h"
 #include "xboard.h"
+#include "xboard_claims.h"
 #include "xboard_clock.h"
 
 static void setup(void)
@@ -189,6 +192,62 @@ Test(xboard_options, option_name_equals_value)
     cr_expect(!option_set_xboard("MultiPV=0", error, sizeof error));
     cr_expect(!option_set_xboard("NoSuchOption=1", error, sizeof error));
     cr_expect(!option_set_xboard("MultiPV", error, sizeof error), "a spin needs a value");
+}
+
+TestSuite(xboard_claims, .init = setup);
+
+static void expect_claim(const char *fen, const char *moves, const char *want)
+{
+    Board *b = board_from_fen(fen);
+    if (moves)
+        board_play(b, moves);
+    const char *got = claim_game_end(b);
+    if (want)
+        cr_expect(got && strcmp(got, want) == 0, "%s + %s: claim %s, want %s", fen, moves ? moves : "", got ? got : "none", want);
+    else
+        cr_expect(!got, "%s + %s: claim %s, want none", fen, moves ? moves : "", got);
+    free(b);
+}
+
+Test(xboard_claims, rules_ends)
+{
+    expect_claim("6k1/5ppp/8/8/8/8/8/R6K w - - 0 1", "Ra8", "1-0 {White mates}");
+    expect_claim(START_FEN, "f3 e5 g4 Qh4", "0-1 {Black mates}");
+    expect_claim("7k/5P1p/7P/8/8/8/1q6/K7 w - - 0 1", "Kxb2", "1/2-1/2 {Stalemate}");
+    expect_claim("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", "Ra2", "1/2-1/2 {Draw by fifty move rule}");
+    expect_claim("4k3/8/8/8/8/8/3q4/3QK3 w - - 99 80", "Qxd2", NULL);
+    expect_claim(START_FEN, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1", NULL);
+    expect_claim(START_FEN, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8", "1/2-1/2 {Draw by repetition}");
+    cr_expect(claim_is_offerable_draw("1/2-1/2 {Draw by repetition}"));
+    cr_expect(!claim_is_offerable_draw("1/2-1/2 {Stalemate}"));
+    cr_expect(!claim_is_offerable_draw("1-0 {White mates}"));
+    cr_expect(!claim_is_offerable_draw(NULL));
+}
+
+Test(xboard_claims, insufficient_material_only_as_xboard_sees_it)
+{
+    expect_claim("8/8/4k3/8/8/3K4/8/8 w - - 0 1", NULL, "1/2-1/2 {Insufficient material}");
+    expect_claim("8/8/4k3/8/8/3K4/8/6N1 w - - 0 1", NULL, "1/2-1/2 {Insufficient material}");
+    expect_claim("8/8/4k3/8/2b5/3K4/8/5B2 w - - 0 1", NULL, "1/2-1/2 {Insufficient material}"); /* same colour */
+    expect_claim("8/8/4k3/8/3b4/3K4/8/5B2 w - - 0 1", NULL, NULL);     /* opposite colours */
+    expect_claim("8/8/4k3/8/8/3K4/8/1NN5 w - - 0 1", NULL, NULL);      /* KNN v K */
+    expect_claim("8/8/4k3/8/8/3K4/n7/2B5 w - - 0 1", NULL, NULL);      /* KB v KN */
+    expect_claim("8/8/4k3/8/8/3K4/4B3/5B2 w - - 0 1", NULL, NULL);     /* dead by the laws, not for xboard */
+}
+
+/* Right after e2e4 xboard keeps an e.p. square (a black pawn stands next
+ * to it) although the capture is illegal (the pawn is pinned): for xboard
+ * that first position is different, so the claim waits one repetition. */
+Test(xboard_claims, repetition_counted_as_xboard_counts)
+{
+    const char *fen = "8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1";
+    Board *b = board_from_fen(fen);
+    board_play(b, "e4 Ka5 Kd1 Ka4 Ke1 Ka5 Kd1 Ka4 Ke1");
+    cr_expect_eq(game_status(b), GAME_THREEFOLD, "the laws: a third occurrence");
+    cr_expect(!claim_repetition(b), "xboard: only the second");
+    board_play(b, "Ka5 Kd1 Ka4 Ke1");
+    cr_expect(claim_repetition(b));
+    free(b);
 }
 
 /* ---- commands answered at once ------------------------------------------- */

@@ -14,6 +14,7 @@ import re
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (START_FEN, Engine, HarnessError, Stockfish,  # noqa: E402
                      engine_path, run_scenarios)
@@ -597,6 +598,27 @@ def s25b_resign():
         check(len(moves_in(eng.lines_text())) == 2, "a move after resigning")
 
 
+def s25c_pgn_log():
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "games.pgn")
+        with cecp() as eng:
+            for line in ("option PGNLog=" + path, "new", "name Tester", "st 0.2", "usermove e2e4"):
+                eng.send(line)
+            first = eng.expect(MOVE, 2).group(1)
+            eng.send("usermove d2d4")
+            second = eng.expect(MOVE, 2).group(1)
+            for line in ("result 0-1 {White resigns}", "force", "new", "force", "usermove e2e4", "ping 1"):
+                eng.send(line)
+            eng.expect(r"^pong 1$", 2)
+        text = open(path).read()
+        check(text.count("[Event ") == 1, f"{text.count('[Event ')} games written, want 1 (analysis-like games are not kept)")
+        for tag in ('[White "Tester"]', '[Black "bachess"]', '[Result "0-1"]'):
+            check(tag in text, f"{tag} missing from the PGN:\n{text}")
+        check("{White resigns} 0-1" in text, f"no result comment in the PGN:\n{text}")
+        check(re.search(r"1\. e4 \S+ 2\. d4 \S+", text), f"moves missing ({first}, {second}):\n{text}")
+
+
 ALLOWED = re.compile(r"^(feature .*|pong .*|move [a-h][1-8][a-h][1-8][qrbn]?|Illegal move.*|Error \(.*|"
                      r"(1-0|0-1|1/2-1/2) \{.*\}|resign|offer draw|tell\w* .*|#.*|Hint: .*|stat01: .*|"
                      r"\+\+|--|)$")
@@ -635,6 +657,7 @@ SCENARIOS = [
     ("24 memory, cores, egtpath, option", s24_capabilities),
     ("25 two games in a row", s25_reuse),
     ("25b resign when hopeless (option ResignScore)", s25b_resign),
+    ("25c the game in the PGN log (option PGNLog)", s25c_pgn_log),
     ("26 no stray lines", s26_no_stray_lines),
 ]
 
