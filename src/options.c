@@ -113,7 +113,7 @@ static Option options[] = {
     SPIN("UCI_Elo", 1500, 800, 2800, apply_nothing, "the strength to play at when limited (a rough scale)"),
     CHECK("UCI_ShowWDL", 0, apply_nothing, "show win/draw/loss chances (per mille) with the score"),
     CHECK("UCI_AnalyseMode", 0, apply_nothing, "the GUI is analysing (no effect on the search)"),
-    SPIN("Move Overhead", 10, 0, 5000, apply_nothing, "milliseconds kept in reserve per move for GUI and network lag"),
+    SPIN("Move Overhead", 30, 0, 5000, apply_nothing, "milliseconds kept in reserve per move for GUI and network lag"),
     SPIN("ResignScore", 0, 0, 10000, apply_nothing, "XBoard: resign when the score stays below minus this many centipawns for 3 moves (0: never)"),
     COMBO("SearchAlgorithm", "PVS", "PVS AlphaBeta MTDf", apply_search, "NegaScout/PVS, plain alpha-beta or MTD(f)"),
     CHECK("NullMove", 1, apply_search, "null-move pruning"),

@@ -35,7 +35,9 @@ void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int 
         horizon = 50;
     int64_t ideal = available / horizon + inc * 3 / 4;
     budget->soft = min64(ideal, available * 4 / 10);
-    budget->hard = min64(ideal * 5, available * (limits->moves_to_go == 1 ? 8 : 6) / 10);
+    /* Never more than half of what is left (most of it only for the last
+     * move of a period): a loaded machine can stall the engine for a while. */
+    budget->hard = min64(ideal * 5, available * (limits->moves_to_go == 1 ? 8 : 5) / 10);
     budget->soft = max64(1, min64(budget->soft, budget->hard));
     budget->hard = max64(1, budget->hard);
 }
