@@ -88,6 +88,8 @@ int epd_command(int argc, char **argv)
         return 2;
     }
     int64_t move_time = argc > 1 ? atoll(argv[1]) : 1000;
+    char no_book_error[128];
+    option_set("OwnBook", "false", no_book_error, sizeof no_book_error); /* a test of the search */
     if (argc > 2) {
         char error[128];
         if (!option_set("Threads", argv[2], error, sizeof error))
