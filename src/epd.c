@@ -79,7 +79,7 @@ static bool contains(const Move *moves, int count, Move m)
 int epd_command(int argc, char **argv)
 {
     if (argc < 1) {
-        fprintf(stderr, "usage: bachess epd FILE [movetime-ms] [threads]\n");
+        fprintf(stderr, "usage: bachess epd FILE [movetime-ms | nodes=N] [threads]\n");
         return 2;
     }
     FILE *in = fopen(argv[0], "r");
@@ -87,7 +87,10 @@ int epd_command(int argc, char **argv)
         fprintf(stderr, "error: cannot open %s\n", argv[0]);
         return 2;
     }
-    int64_t move_time = argc > 1 ? atoll(argv[1]) : 1000;
+    /* "nodes=N" instead of milliseconds: a result that does not depend on
+     * the machine's speed or load. */
+    bool by_nodes = argc > 1 && strncmp(argv[1], "nodes=", 6) == 0;
+    int64_t move_time = argc > 1 ? atoll(argv[1] + (by_nodes ? 6 : 0)) : 1000;
     char no_book_error[128];
     option_set("OwnBook", "false", no_book_error, sizeof no_book_error); /* a test of the search */
     if (argc > 2) {
@@ -118,7 +121,10 @@ int epd_command(int argc, char **argv)
         engine_new_game();
         SearchLimits limits;
         limits_init(&limits);
-        limits.move_time = move_time;
+        if (by_nodes)
+            limits.nodes = (uint64_t)move_time;
+        else
+            limits.move_time = move_time;
         engine_go(&limits, (SearchReport){ NULL, keep_bestmove, NULL });
         engine_wait();
         bool ok = (!target.best_count || contains(target.best, target.best_count, found_move))
