@@ -10,6 +10,7 @@
 #include "book.h"
 #include "engine.h"
 #include "output.h"
+#include "tokens.h"
 #include "tt.h"
 
 static bool apply_hash(const Option *o, int64_t v, const char *t, char *err, size_t n)
@@ -168,17 +169,6 @@ static bool parse_bool(const char *text, int64_t *value)
     return false;
 }
 
-static bool parse_integer(const char *text, int64_t *value)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE)
-        return false;
-    *value = v;
-    return true;
-}
-
 static bool combo_has(const char *choices, const char *value)
 {
     size_t len = strlen(value);
@@ -202,7 +192,7 @@ bool option_set(const char *name, const char *value, char *error, size_t esize)
     int64_t v = 0;
     switch (o->type) {
     case OPTION_SPIN:
-        if (!parse_integer(value, &v)) {
+        if (!parse_int64(value, &v)) {
             snprintf(error, esize, "option %s needs a whole number, not '%.32s'", o->name, value);
             return false;
         }

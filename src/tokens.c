@@ -1,6 +1,7 @@
 /* tokens.c — line reading and word splitting for the front ends. */
 #include "tokens.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,4 +44,17 @@ char *read_line(FILE *in)
     while (n > 0 && (buffer[n - 1] == '\n' || buffer[n - 1] == '\r'))
         buffer[--n] = '\0';
     return buffer;
+}
+
+bool parse_int64(const char *text, int64_t *value)
+{
+    if (!text)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end || errno)
+        return false;
+    *value = v;
+    return true;
 }

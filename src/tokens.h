@@ -6,6 +6,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct {
@@ -18,6 +19,9 @@ bool tokens_split(char *line, Tokens *t);
 void tokens_free(Tokens *t);
 /* Index of `word` in t from `from` on, or -1. */
 int tokens_find(const Tokens *t, const char *word, int from);
+/* A whole decimal number (optional sign), nothing else: false for empty
+ * text, trailing junk or a value beyond 64 bits. NULL text is false. */
+bool parse_int64(const char *text, int64_t *value);
 /* Reads a line of any length from `in`; returns NULL at end of input. The
  * buffer is reused between calls. */
 char *read_line(FILE *in);

@@ -260,17 +260,6 @@ static void cmd_position(const Tokens *t)
     uci_error("position: %s; the moves before it were played", error);
 }
 
-static bool parse_number(const char *text, int64_t *value)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (end == text || *end || errno)
-        return false;
-    *value = v;
-    return true;
-}
-
 static void cmd_go(const Tokens *t)
 {
     finish_search("go");
@@ -308,7 +297,7 @@ static void cmd_go(const Tokens *t)
             uci_error("go: unknown word '%.32s'", w);
             continue;
         }
-        if (i + 1 >= t->count || !parse_number(t->words[i + 1], &v)) {
+        if (i + 1 >= t->count || !parse_int64(t->words[i + 1], &v)) {
             uci_error("go: '%s' needs a number", w);
             bad_limit = true;
             continue;

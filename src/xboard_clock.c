@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tokens.h"
+
 enum {
     DEFAULT_MPS = 40, DEFAULT_BASE_MS = 5 * 60 * 1000,
     MAX_MPS = 100000, MAX_DEPTH_ASKED = 100000,
@@ -35,19 +37,6 @@ static bool refuse(char *why, size_t size, const char *reason)
 }
 
 /* A whole number, the whole word. */
-static bool parse_int(const char *text, int64_t *value)
-{
-    if (!text)
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (end == text || *end || errno)
-        return false;
-    *value = v;
-    return true;
-}
-
 /* A finite decimal number at the start of `text`; *end after it. */
 static bool parse_real(const char *text, double *value, const char **end)
 {
@@ -87,7 +76,7 @@ bool xbclock_level(XbClock *c, const char *mps_text, const char *base_text, cons
     const char *end;
     if (!mps_text || !base_text || !inc_text)
         return refuse(why, n, "level needs MPS BASE INC");
-    if (!parse_int(mps_text, &mps) || mps < 0 || mps > MAX_MPS)
+    if (!parse_int64(mps_text, &mps) || mps < 0 || mps > MAX_MPS)
         return refuse(why, n, "moves per period out of range");
     if (!parse_base(base_text, &base_ms))
         return refuse(why, n, "base must be minutes or min:sec, not negative");
@@ -120,7 +109,7 @@ bool xbclock_st(XbClock *c, const char *text, char *why, size_t n)
 bool xbclock_sd(XbClock *c, const char *text, char *why, size_t n)
 {
     int64_t depth;
-    if (!parse_int(text, &depth) || depth < 1 || depth > MAX_DEPTH_ASKED)
+    if (!parse_int64(text, &depth) || depth < 1 || depth > MAX_DEPTH_ASKED)
         return refuse(why, n, "sd needs a positive number of plies");
     c->sd = depth > MAX_PLY - 1 ? MAX_PLY - 1 : (int)depth;
     return true;
@@ -129,7 +118,7 @@ bool xbclock_sd(XbClock *c, const char *text, char *why, size_t n)
 bool xbclock_nps(XbClock *c, const char *text, char *why, size_t n)
 {
     int64_t rate;
-    if (!parse_int(text, &rate) || rate < 0 || rate > MAX_NPS)
+    if (!parse_int64(text, &rate) || rate < 0 || rate > MAX_NPS)
         return refuse(why, n, "nps needs a rate of 0 or more");
     c->nps = rate;
     return true;
@@ -138,7 +127,7 @@ bool xbclock_nps(XbClock *c, const char *text, char *why, size_t n)
 bool xbclock_time(XbClock *c, bool own, const char *text, char *why, size_t n)
 {
     int64_t cs;
-    if (!parse_int(text, &cs))
+    if (!parse_int64(text, &cs))
         return refuse(why, n, "needs a whole number of centiseconds");
     int64_t *clock = own ? &c->own_ms : &c->opp_ms;
     if (cs < 0) {
