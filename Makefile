@@ -13,12 +13,14 @@
 #   make perft-full the whole perft suite at its full depths
 #   make perft-speed  perft speed side by side with Stockfish
 #   make lab        the game-tree lab: refresh the tables and plot in docs/lab.md (gnuplot)
+#   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
 #
 # Honours CC and EXE, e.g. `make CC=clang EXE=bachess-clang`.
 
 CC      ?= cc
 EXE     ?= bachess
 BUILD   ?= build
+FUZZ_SECONDS ?= 60
 
 NATIVE  := $(shell $(CC) -march=native -E -x c /dev/null >/dev/null 2>&1 && echo -march=native)
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -34,7 +36,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug test test-deps unit-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests perft-full perft-speed bench-check lab clean
+.PHONY: all run debug test test-deps unit-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -103,6 +105,7 @@ test: test-deps
 	$(MAKE) --no-print-directory console-tests
 	$(MAKE) --no-print-directory perft-speed
 	$(MAKE) --no-print-directory bench-check
+	$(MAKE) --no-print-directory fuzz-short
 
 unit-tests: $(EXE) $(BUILD)/release/unit-tests
 	BACHESS_DATA=data $(BUILD)/release/unit-tests --jobs 2
@@ -150,11 +153,21 @@ perft-full: $(EXE)
 	scripts/perft-suite.sh ./$(EXE) data/perft.epd full
 
 perft-speed: $(EXE)
-	scripts/perft-speed.sh ./$(EXE)
+	RUNS=5 scripts/perft-speed.sh ./$(EXE)
 
 # The bench node count must equal the last "Bench: N" stated in git history.
 bench-check: $(EXE)
 	scripts/check-bench.sh ./$(EXE)
+
+# libFuzzer targets for every input path (FEN, moves, PGN, books, UCI, CECP,
+# EPD; clang): each runs FUZZ_SECONDS, seeded from data/ and fuzz/seeds/,
+# corpora and artifacts in $(BUILD)/fuzz. fuzz-short, part of `make test`:
+# 6 s each from the seeds alone, two at a time.
+fuzz:
+	BUILD=$(BUILD) scripts/fuzz.sh all $(FUZZ_SECONDS)
+
+fuzz-short:
+	BUILD=$(BUILD) FUZZ_JOBS=2 FUZZ_FRESH=1 scripts/fuzz.sh all 6
 
 # The game-tree lab (docs/lab.md): tables, data and the SVG plot, regenerated.
 lab: $(EXE)

@@ -273,13 +273,14 @@ bool polyglot_key_of_fen(const char *fen, Key *key, char *error, size_t error_si
         return false;
     }
     *key = key_without_en_passant(b);
-    /* The fourth field: the e.p. square, which board_set_fen has checked. */
+    /* The fourth field: the e.p. square, which board_set_fen has checked
+     * (split the way board_set_fen splits, or the fields would differ). */
     char copy[256];
     snprintf(copy, sizeof copy, "%s", fen);
-    char *save = NULL, *field = strtok_r(copy, " \t", &save);
+    char *save = NULL, *field = strtok_r(copy, " \t\r\n", &save);
     for (int i = 0; i < 3 && field; i++)
-        field = strtok_r(NULL, " \t", &save);
-    if (field && strcmp(field, "-") != 0) {
+        field = strtok_r(NULL, " \t\r\n", &save);
+    if (field && strlen(field) == 2 && strcmp(field, "-") != 0) {
         Square ep = make_square(field[0] - 'a', field[1] - '1');
         if (pawn_beside(b, (Square)(ep - pawn_push(b->side))))
             *key ^= polyglot_random[RANDOM_EN_PASSANT + square_file(ep)];

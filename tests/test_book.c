@@ -87,6 +87,21 @@ Test(book, en_passant_key_follows_the_polyglot_rule)
     free(c);
 }
 
+/* Found by fuzz/fuzz_fen: board_set_fen also splits a FEN at CR and LF, and
+ * the key's own look at the e.p. field did not, so it took another field
+ * for the square (an index out of bounds) or missed the e.p. part. */
+Test(book, key_of_a_fen_split_by_line_breaks)
+{
+    char error[128];
+    Key plain, split, ep, ep_split;
+    cr_assert(polyglot_key_of_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", &plain, error, sizeof error), "%s", error);
+    cr_assert(polyglot_key_of_fen("4k3/8/8/8/8/8/8/4K3 w\n- - 0 1", &split, error, sizeof error), "%s", error);
+    cr_assert_eq(split, plain);
+    cr_assert(polyglot_key_of_fen("4r1k1/8/8/3pP3/8/8/8/4K3 w - d6 0 2", &ep, error, sizeof error), "%s", error);
+    cr_assert(polyglot_key_of_fen("4r1k1/8/8/3pP3/8/8/8/4K3\r\nw\r\n-\r\nd6\r\n0 2", &ep_split, error, sizeof error), "%s", error);
+    cr_assert_eq(ep_split, ep);
+}
+
 Test(book, move_codes)
 {
     Board *b = board_from_fen("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1");

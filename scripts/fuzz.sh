@@ -1,0 +1,157 @@
+#!/bin/sh
+# Builds the libFuzzer targets (fuzz/) and runs each for a given time.
+#
+#   scripts/fuzz.sh TARGET|all SECONDS
+#
+# TARGET is one of: fen move pgn book uci cecp epd. Everything goes to
+# $BUILD/fuzz (BUILD defaults to build): the binaries, the seed corpora made
+# from data/ and fuzz/seeds/, the working corpora (corpus/TARGET, kept from
+# run to run), the logs and any crash artifacts. Each target runs with
+# -max_total_time=SECONDS -timeout=10 -rss_limit_mb=2048; the script prints
+# its exec count and fails if any target reports a crash, a timeout, a leak,
+# a sanitizer error or a failed check.
+#
+# Runs of different targets may share a BUILD once the build is up to date.
+#
+# Environment: FUZZ_JOBS=N runs N targets at a time (default 1);
+# FUZZ_FRESH=1 starts from the seeds alone, in a scratch corpus (for the
+# short run of `make test`, so that a grown corpus cannot stretch it).
+set -eu
+
+ALL="fen move pgn book uci cecp epd"
+if [ $# -ne 2 ] || ! [ "$2" -gt 0 ] 2>/dev/null; then
+    echo "usage: scripts/fuzz.sh TARGET|all SECONDS   (targets: $ALL)" >&2
+    exit 2
+fi
+case " $ALL all " in
+*" $1 "*) ;;
+*) echo "fuzz.sh: unknown target '$1' (targets: $ALL)" >&2; exit 2 ;;
+esac
+[ "$1" = all ] && targets=$ALL || targets=$1
+seconds=$2
+
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+OUT=$BUILD/fuzz
+JOBS=${FUZZ_JOBS:-1}
+mkdir -p "$OUT/logs" "$OUT/artifacts" "$OUT/tmp"
+
+# ---- build ------------------------------------------------------------------
+if ! make -f fuzz/build.mk BUILD="$BUILD" -j2 --no-print-directory >"$OUT/logs/build.log" 2>&1; then
+    cat "$OUT/logs/build.log" >&2
+    echo "fuzz.sh: build failed" >&2
+    exit 1
+fi
+if grep -q "warning:" "$OUT/logs/build.log"; then
+    grep "warning:" "$OUT/logs/build.log" >&2
+fi
+
+# ---- seed corpora -----------------------------------------------------------
+# Made afresh for the targets of this run (small and quick): hand-written
+# seeds from fuzz/seeds, the rest from data/ and the built-in book.
+SEEDS=$OUT/seeds
+for t in $targets; do
+    rm -rf "${SEEDS:?}/$t"
+    mkdir -p "$SEEDS/$t"
+    if [ -d "fuzz/seeds/$t" ]; then
+        cp fuzz/seeds/"$t"/* "$SEEDS/$t/"
+    fi
+done
+python3 - "$SEEDS" $targets <<'EOF'
+import re, struct, sys
+seeds, wanted = sys.argv[1], set(sys.argv[2:])
+
+def write(target, name, data):
+    if target not in wanted:
+        return
+    if isinstance(data, str):
+        data = data.encode("latin-1")
+    with open(f"{seeds}/{target}/{name}", "wb") as f:
+        f.write(data)
+
+# FEN: every position of the perft suite, a sample of Marcel's suite.
+fens = [line.split(";")[0].strip() for line in open("data/perft.epd") if line.strip()]
+fens += [line.split(";")[0].strip() for i, line in enumerate(open("data/perft_marcel.epd")) if i % 100 == 0]
+for i, fen in enumerate(fens):
+    write("fen", f"data-{i:04d}", fen)
+
+# PGN: master games in chunks of two; their main lines as SAN move words.
+text = open("data/master_games.pgn", encoding="latin-1").read()
+games = re.split(r"\n(?=\[Event )", text)
+for i in range(0, 240, 2):
+    write("pgn", f"data-{i // 2:03d}", "\n".join(games[i:i + 2]) + "\n")
+for i, game in enumerate(games[:80]):
+    movetext = game.split("\n\n", 1)[-1]
+    movetext = re.sub(r"\{[^}]*\}|\([^)]*\)|\$\d+", " ", movetext)
+    words = [w for w in movetext.split() if not re.match(r"^(\d+\.+|1-0|0-1|1/2-1/2|\*)$", w)]
+    write("move", f"data-{i:03d}", b"\x00" + " ".join(words[:60]).encode("latin-1"))
+
+# EPD: test-suite lines, one per seed.
+for name in ("wac.epd", "bk.epd", "openings.epd"):
+    for i, line in enumerate(open(f"data/{name}")):
+        if i % 10 == 0 and line.strip():
+            write("epd", f"{name[:-4]}-{i:04d}", line)
+
+# Books: slices of the built-in book (src/book_default.c, made from
+# data/master_games.pgn), among them the start position's entries.
+entries = [(int(k, 16), int(m, 16), int(w), int(l)) for k, m, w, l in
+           re.findall(r"\{ 0x([0-9a-f]+)ULL, 0x([0-9a-f]+), (\d+), (\d+) \}", open("src/book_default.c").read())]
+def book(part):
+    return b"".join(struct.pack(">QHHI", *e) for e in part)
+start = next(i for i, e in enumerate(entries) if e[0] == 0x463B96181691FC9C)
+write("book", "start", book(entries[start:start + 20]))
+for i in range(0, len(entries), 240):
+    write("book", f"slice-{i:05d}", book(entries[i:i + 12]))
+EOF
+
+# ---- runs -------------------------------------------------------------------
+# Runs one target; writes "runs seconds status" to logs/TARGET.result.
+run_target() {
+    t=$1
+    corpus=$OUT/corpus/$t
+    if [ "${FUZZ_FRESH:-0}" = 1 ]; then
+        corpus=$OUT/scratch/$t
+        rm -rf "$corpus"
+    fi
+    mkdir -p "$corpus" "$OUT/tmp/$t"
+    dict=""
+    [ -f "fuzz/dict/$t.dict" ] && dict="-dict=fuzz/dict/$t.dict"
+    log=$OUT/logs/$t.log
+    start=$(date +%s)
+    status=0
+    BACHESS_FUZZ_TMP="$OUT/tmp/$t" "$OUT/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$OUT/artifacts/$t-" $dict "$corpus" "$SEEDS/$t" >"$log" 2>&1 || status=$?
+    elapsed=$(( $(date +%s) - start ))
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    [ -n "$runs" ] || runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -n 1)
+    if [ "$status" -ne 0 ] || grep -qE "^==[0-9]+==ERROR|ERROR: libFuzzer|runtime error:|SUMMARY: |fuzz check failed|^fuzz: " "$log"; then
+        result=FAILED
+    else
+        result=ok
+    fi
+    echo "${runs:-0} $elapsed $result" >"$OUT/logs/$t.result"
+}
+
+failed=0
+set -- $targets
+while [ $# -gt 0 ]; do
+    batch=""
+    n=0
+    while [ $# -gt 0 ] && [ "$n" -lt "$JOBS" ]; do
+        run_target "$1" &
+        batch="$batch $1"
+        n=$((n + 1))
+        shift
+    done
+    wait
+    for t in $batch; do
+        read -r runs elapsed result <"$OUT/logs/$t.result"
+        printf 'fuzz %-5s %10s runs in %4s s  %s\n' "$t" "$runs" "$elapsed" "$result"
+        if [ "$result" != ok ]; then
+            failed=1
+            grep -E -A30 "^==[0-9]+==ERROR|ERROR: libFuzzer|runtime error:|fuzz check failed|^fuzz: " "$OUT/logs/$t.log" | head -n 60 >&2 || true
+            echo "  log: $OUT/logs/$t.log; artifacts: $OUT/artifacts/$t-*" >&2
+        fi
+    done
+done
+exit $failed
