@@ -78,23 +78,6 @@ static bool may_start_thinking(const char *word)
     return true;
 }
 
-/* The words from `from` on, as xboard.c joins them (words that do not fit
- * are left off). */
-static void join_words(const Tokens *t, int from, char *out, size_t size)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (int i = from; i < t->count; i++) {
-        size_t len = strlen(t->words[i]);
-        if (used + len + 2 > size)
-            break;
-        if (i > from)
-            out[used++] = ' ';
-        memcpy(out + used, t->words[i], len + 1);
-        used += len;
-    }
-}
-
 /* `option NAME=VALUE`, `memory N` and `cores N` with safe values, read
  * the way xboard.c and options.c read them; NULL when the line may go as
  * it is. */
@@ -115,7 +98,7 @@ static char *safe_line(const char *line)
             result = NULL;
     } else if (t.count >= 2 && strcmp(command, "option") == 0) {
         char assignment[ASSIGNMENT_SIZE], name[256];
-        join_words(&t, 1, assignment, sizeof assignment);
+        tokens_join(&t, 1, assignment, sizeof assignment);
         const char *equals = strchr(assignment, '=');
         size_t len = equals ? (size_t)(equals - assignment) : strlen(assignment);
         while (len > 0 && isspace((unsigned char)assignment[len - 1]))

@@ -58,3 +58,18 @@ bool parse_int64(const char *text, int64_t *value)
     *value = v;
     return true;
 }
+
+void tokens_join(const Tokens *t, int from, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = from; i < t->count; i++) {
+        size_t len = strlen(t->words[i]);
+        if (used + len + 2 > size)
+            break;
+        if (i > from)
+            out[used++] = ' ';
+        memcpy(out + used, t->words[i], len + 1);
+        used += len;
+    }
+}

@@ -19,6 +19,9 @@ bool tokens_split(char *line, Tokens *t);
 void tokens_free(Tokens *t);
 /* Index of `word` in t from `from` on, or -1. */
 int tokens_find(const Tokens *t, const char *word, int from);
+/* Joins the words from `from` on, one space apart, into out; words that
+ * do not fit in `size` are left off. */
+void tokens_join(const Tokens *t, int from, char *out, size_t size);
 /* A whole decimal number (optional sign), nothing else: false for empty
  * text, trailing junk or a value beyond 64 bits. NULL text is false. */
 bool parse_int64(const char *text, int64_t *value);

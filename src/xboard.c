@@ -77,28 +77,11 @@ static bool handle_line(char *line);
 
 /* ---- text helpers ---------------------------------------------------------- */
 
-/* The words from `from` on, one space apart; words that do not fit in
- * `size` are left off. */
-static void join_words(const Tokens *t, int from, char *out, size_t size)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (int i = from; i < t->count; i++) {
-        size_t len = strlen(t->words[i]);
-        if (used + len + 2 > size)
-            break;
-        if (i > from)
-            out[used++] = ' ';
-        memcpy(out + used, t->words[i], len + 1);
-        used += len;
-    }
-}
-
 /* `Error (reason): command`, the command echoed in short. */
 static void reply_error(const char *reason, const Tokens *t)
 {
     char echo[ECHO_LIMIT + 1];
-    join_words(t, 0, echo, sizeof echo);
+    tokens_join(t, 0, echo, sizeof echo);
     out_line("Error (%s): %.*s", reason, ECHO_LIMIT, *echo ? echo : t->words[0]);
 }
 
@@ -331,7 +314,7 @@ static void defer(const Tokens *t)
         out_line("Error (out of memory): %.*s", ECHO_LIMIT, t->words[0]);
         return;
     }
-    join_words(t, 0, line, size);
+    tokens_join(t, 0, line, size);
     xb.deferred[xb.deferred_count++] = line;
 }
 
@@ -550,7 +533,7 @@ static void cmd_result(const Tokens *t)
     xb.analyzing = false;
     xb.force = true;
     char comment[256];
-    join_words(t, 2, comment, sizeof comment);
+    tokens_join(t, 2, comment, sizeof comment);
     size_t len = strlen(comment);
     if (len >= 2 && comment[0] == '{' && comment[len - 1] == '}') {
         comment[len - 1] = '\0';
@@ -562,7 +545,7 @@ static void cmd_result(const Tokens *t)
 static void cmd_setboard(const Tokens *t)
 {
     char fen[FEN_SIZE];
-    join_words(t, 1, fen, sizeof fen);
+    tokens_join(t, 1, fen, sizeof fen);
     cancel_search();
     char error[256];
     if (!engine_set_position(fen, NULL, 0, error, sizeof error)) {
@@ -716,7 +699,7 @@ static void cmd_option(const Tokens *t)
     if (!settle_for_setting(t))
         return;
     char assignment[512];
-    join_words(t, 1, assignment, sizeof assignment);
+    tokens_join(t, 1, assignment, sizeof assignment);
     char error[256];
     if (!option_set_xboard(assignment, error, sizeof error))
         reply_error(error, t);
@@ -750,7 +733,7 @@ static void cmd_ignore(const Tokens *t) { (void)t; }
 static void cmd_name(const Tokens *t)
 {
     char name[128];
-    join_words(t, 1, name, sizeof name);
+    tokens_join(t, 1, name, sizeof name);
     xbpgn_opponent(name);
 }
 
