@@ -1,7 +1,6 @@
 /* fuzz_common.c — checks, line splitting and the file sandbox of the fuzz targets. */
 #include "fuzz_common.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include "notation.h"
 #include "options.h"
 #include "polyglot.h"
+#include "tokens.h"
 
 void fuzz_fail(const char *what, const char *file, int line)
 {
@@ -151,10 +151,8 @@ void fuzz_write_sandbox_books(void)
 
 bool fuzz_number_above(const char *text, long long limit)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    return end != text && *end == '\0' && errno == 0 && v > limit;
+    int64_t v;
+    return parse_int64(text, &v) && v > limit; /* as option_set reads it */
 }
 
 const char *fuzz_safe_option_value(const char *name, const char *value)
