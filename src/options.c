@@ -57,6 +57,7 @@ static bool apply_search(const Option *o, int64_t v, const char *t, char *err, s
         { "SEEPruning", &s->see_pruning }, { "SingularExtension", &s->singular_extension },
         { "CheckExtension", &s->check_extension }, { "SelectiveDeepening", &s->selective_deepening },
         { "IIR", &s->iir }, { "Aspiration", &s->aspiration },
+        { "MateDistancePruning", &s->mate_distance_pruning },
     };
     engine_wait();
     for (size_t i = 0; i < sizeof switches / sizeof *switches; i++)
@@ -127,6 +128,7 @@ static Option options[] = {
     CHECK("CheckExtension", 1, apply_search, "check extension"),
     CHECK("IIR", 1, apply_search, "internal iterative reduction"),
     CHECK("Aspiration", 1, apply_search, "aspiration windows"),
+    CHECK("MateDistancePruning", 1, apply_search, "cut nodes that cannot beat a mate already found"),
     CHECK("SelectiveDeepening", 1, apply_search, "seed selective deepening: few-move nodes cost no depth"),
     SPIN("SelectiveMoves", 3, 1, 10, apply_search, "a node with at most this many legal moves costs no depth"),
     SPIN("SelectiveBudget", 4, 0, 20, apply_search, "how many such few-move plies per path"),
