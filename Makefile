@@ -5,6 +5,7 @@
 #   make test       install test dependencies (Debian), then run every test
 #   make debug      engine with assertions and debug info (./bachess-debug)
 #   make console-tests  console play driven in a pseudo-terminal
+#   make memory-tests   Hash as resident memory; no leaks in whole games (valgrind, LeakSanitizer)
 #   make conformance-uci  the UCI protocol scenarios (tests/conformance/uci_test.py)
 #   make polyglot-match   two games under XBoard, bachess behind polyglot, vs fairymax
 #   make conformance-cecp the XBoard protocol scenarios (tests/conformance/cecp_test.py)
@@ -36,7 +37,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug test test-deps unit-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug test test-deps unit-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -68,6 +69,10 @@ $(EXE): $(call objects,release,$(SOURCES))
 	$(CC) $(RELEASE_CFLAGS) $^ -o $@ $(LDLIBS)
 
 bachess-debug: $(call objects,debug,$(SOURCES))
+	$(CC) $(DEBUG_CFLAGS) $^ -o $@ $(LDLIBS)
+
+# The same for valgrind, which knows no AVX-512 (hence no -march=native).
+$(BUILD)/bachess-debug: $(call objects,debug,$(SOURCES))
 	$(CC) $(DEBUG_CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/bachess-sanitize: $(call objects,sanitize,$(SOURCES))
@@ -103,6 +108,7 @@ test: test-deps
 	$(MAKE) --no-print-directory conformance-cecp
 	$(MAKE) --no-print-directory xboard-match
 	$(MAKE) --no-print-directory console-tests
+	$(MAKE) --no-print-directory memory-tests
 	$(MAKE) --no-print-directory perft-speed
 	$(MAKE) --no-print-directory bench-check
 	$(MAKE) --no-print-directory fuzz-short
@@ -122,6 +128,13 @@ sanitize-tests: $(BUILD)/sanitize/unit-tests
 console-tests: $(EXE) $(BUILD)/bachess-sanitize
 	python3 tests/console_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
 	python3 tests/console_test.py $(BUILD)/bachess-sanitize
+
+# Memory (tests/memory_test.py): Hash N costs N MiB of resident memory, up
+# and down, with the optimised build; whole games over UCI and CECP leak
+# nothing, under LeakSanitizer and under valgrind (the debug build: valgrind
+# cannot run -march=native code on AVX-512 machines).
+memory-tests: $(EXE) $(BUILD)/bachess-sanitize $(BUILD)/bachess-debug
+	python3 tests/memory_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) $(BUILD)/bachess-sanitize $(BUILD)/bachess-debug
 
 # UCI conformance (protocols.md §7.1, §7.3, bad input), legality judged by stockfish.
 conformance-uci: $(EXE) $(BUILD)/bachess-sanitize
@@ -168,6 +181,14 @@ fuzz:
 
 fuzz-short:
 	BUILD=$(BUILD) FUZZ_JOBS=2 FUZZ_FRESH=1 scripts/fuzz.sh all 6
+
+# The reliability match (issue 7): 4 x STRESS_GAMES very fast games over UCI
+# (cutechess-cli, built outside the repo) and CECP (XBoard headless), against
+# fairymax and a second bachess; fails on any crash, illegal move, time
+# loss or false claim of bachess. Not part of `make test` (about half an hour).
+STRESS_GAMES ?= 250
+stress: $(EXE)
+	scripts/stress.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) $(STRESS_GAMES) 1+0.01
 
 # The game-tree lab (docs/lab.md): tables, data and the SVG plot, regenerated.
 lab: $(EXE)

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # scripts/xboard-match.sh — bachess speaking CECP (XBoard protocol v2) to a
 # real XBoard: a short match against Fairy-Max, then an analysis-mode smoke
 # test (protocols.md §5 and §7.4, items 40 and 42). XBoard runs headless
@@ -22,6 +22,12 @@
 # forfeits the engine that made it, which the PGN then says.)
 # The analysis smoke test loads a position, lets XBoard analyse for 8 s and
 # requires thinking lines from bachess and no `move` line.
+# Environment (used by scripts/stress.sh):
+#   XB_TC=MIN:SEC XB_INC=SEC   time control (default 0:10 and 0.1)
+#   XB_OPPONENT=PATH          a second engine (e.g. bachess itself, CECP)
+#                             instead of fairymax
+#   XB_PONDER=false           no pondering (default true)
+#   XB_ANALYSIS=0             skip the analysis-mode smoke test
 # Needs the Debian packages xboard xvfb xauth fairymax
 # (scripts/install-test-deps.sh); the engines live in /usr/games.
 set -u
@@ -63,19 +69,34 @@ fail() {
 }
 
 # Lines bachess sent that no correct engine sends in a game it plays.
+# (Both engines are checked when the opponent is bachess too.)
 engine_errors() {
-    grep -a -E '^[0-9]* <first *: *(Illegal move|tellusererror|Error)' "$1" \
+    local who=first
+    [ -z "${XB_OPPONENT:-}" ] || who='(first|second)'
+    grep -a -E "^[0-9]* <$who *: *(Illegal move|tellusererror|Error)" "$1" \
         | grep -a -v 'Error (unknown command)' | head -5
 }
 
 # ---- the match -----------------------------------------------------------------
-LIMIT=$((GAMES * 60 + 60))
-echo "xboard-match: $GAMES games, bachess (CECP) vs fairymax, 10+0.1, pondering; logs in $OUT"
+TC=${XB_TC:-0:10} INC=${XB_INC:-0.1} PONDER=${XB_PONDER:-true}
+# The opponent: fairymax from PATH, or an engine given by its path.
+if [ -n "${XB_OPPONENT:-}" ]; then
+    [ -x "$XB_OPPONENT" ] || { echo "xboard-match: XB_OPPONENT $XB_OPPONENT is not executable" >&2; exit 2; }
+    SECOND=(-scp "./$(basename "$XB_OPPONENT")" -sd "$(cd "$(dirname "$XB_OPPONENT")" && pwd)")
+    SECOND_NAME=$(basename "$XB_OPPONENT")
+else
+    SECOND=(-scp fairymax) SECOND_NAME=fairymax
+fi
+# Seconds a game may take at most: both clocks spent, plus start-up.
+MINUTES=${TC%%:*} SECONDS_PART=0
+case $TC in *:*) SECONDS_PART=${TC#*:} ;; esac
+LIMIT=$((GAMES * (2 * (10#$MINUTES * 60 + 10#$SECONDS_PART) + 40) + 60))
+echo "xboard-match: $GAMES games, bachess (CECP) vs $SECOND_NAME, $TC+$INC, pondering $PONDER; logs in $OUT"
 start=$(date +%s)
 cd "$OUT" || exit 2
 timeout "$LIMIT" xvfb-run -a xboard \
-    -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" -scp fairymax \
-    -mg "$GAMES" -tc 0:10 -inc 0.1 -matchPause 500 -autoCallFlag true -ponderNextMove true \
+    -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" "${SECOND[@]}" \
+    -mg "$GAMES" -tc "$TC" -inc "$INC" -matchPause 500 -autoCallFlag true -ponderNextMove "$PONDER" \
     -noGUI -xexit -soundProgram true -saveSettingsOnExit false \
     -debug -nameOfDebugFile "$DEBUG" -sgf "$PGN" >"$OUT/xboard.out" 2>&1
 status=$?
@@ -108,6 +129,11 @@ else
 fi
 
 # ---- analysis mode ---------------------------------------------------------------
+if [ "${XB_ANALYSIS:-1}" = 0 ]; then
+    [ "$failures" -gt 0 ] && { echo "xboard-match: $failures check(s) failed; logs in $OUT"; exit 1; }
+    echo "xboard-match: ok ($GAMES games in ${elapsed} s: no forfeit, false claim, illegal move, time loss or exit)"
+    exit 0
+fi
 # XBoard never ends analysis by itself: `timeout` ends it (exit 124 is the
 # expected outcome), and bachess must then see the end of its input and go.
 echo "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3" >"$OUT/pos.fen"
