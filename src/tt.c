@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "score.h"
 
@@ -30,6 +33,11 @@ bool tt_resize(size_t megabytes)
     if (megabytes > SIZE_MAX / (1024 * 1024) || posix_memalign((void **)&fresh, 64, count * sizeof(TTBucket)) != 0)
         return false;
     free(table);
+#ifdef __GLIBC__
+    /* A freed table glibc took from the heap (below its adaptive mmap
+     * threshold, up to 32 MB) would otherwise stay resident: give it back. */
+    malloc_trim(0);
+#endif
     table = fresh;
     bucket_count = count;
     table_mb = megabytes;
