@@ -15,6 +15,7 @@
 #include "options.h"
 #include "perft.h"
 #include "tokens.h"
+#include "tune.h"
 #include "uci.h"
 #include "xboard.h"
 
@@ -29,7 +30,8 @@ static void usage(void)
          "  bachess bench [DEPTH]         search signature: fixed positions, fixed depth\n"
          "  bachess epd FILE [MS] [THREADS]  run an EPD test suite (bm/am)\n"
          "  bachess lab [OPTIONS]         game-tree lab: search algorithms on synthetic trees\n"
-         "  bachess book build|probe|key|info|dump|walk|read ...  opening books and PGN files");
+         "  bachess book build|probe|key|info|dump|walk|read ...  opening books and PGN files\n"
+         "  bachess tune extract|run ...  tune the evaluation weights on positions from games (Texel)");
 }
 
 /* Is the first word of `line` exactly `word`? (Never a prefix match.) */
@@ -65,6 +67,8 @@ int main(int argc, char **argv)
         return lab_command(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "book") == 0)
         return book_command(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "tune") == 0)
+        return tune_command(argc - 2, argv + 2);
     options_init();
     engine_init();
     int status;

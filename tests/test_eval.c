@@ -303,7 +303,7 @@ Test(eval, changing_a_weight_changes_the_evaluation)
     const char *fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
     int before = eval_fen(fen);
     Score saved = eval_weights.material[PAWN];
-    weights_array()[weight_index("material") + PAWN] = S(200, 220);
+    weights_array()[weight_index("material") + PAWN] = saved + S(100, 100);
     static EvalTrace trace;
     static Board b;
     board_load(&b, fen);
