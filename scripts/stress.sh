@@ -8,6 +8,7 @@
 #   GAMES_PER_PART  games in each of the four parts (default 250, so 1,000 in all)
 #   TC              time control as base+increment in seconds (default 1+0.01)
 #   OUTDIR          PGNs and logs (default: a new /tmp/bachess-stress-XXXXXX)
+#   STRESS_REPORT_ONLY=1 in the environment: only count the games in OUTDIR
 #
 # The four parts, two at a time (the machine has two cores, a game keeps
 # about one busy):
@@ -49,35 +50,56 @@ cecp_part() { # name [opponent path]
     cp "$OUT/$1/games.pgn" "$OUT/$1.pgn" 2>/dev/null
 }
 
-echo "stress: 4 x $GAMES games at $TC; output in $OUT"
-start=$(date +%s)
-( uci_part uci-fairymax fairymax; uci_part uci-bachess "bachess:$OUT/second/bachess" ) &
-( cecp_part cecp-fairymax; cecp_part cecp-bachess "$OUT/second/bachess" ) &
-wait
-echo "stress: played in $(($(date +%s) - start)) s"
+# STRESS_REPORT_ONLY=1: count the games already in OUTDIR, play nothing.
+if [ "${STRESS_REPORT_ONLY:-0}" != 1 ]; then
+    echo "stress: 4 x $GAMES games at $TC; output in $OUT"
+    start=$(date +%s)
+    ( uci_part uci-fairymax fairymax; uci_part uci-bachess "bachess:$OUT/second/bachess" ) &
+    ( cecp_part cecp-fairymax; cecp_part cecp-bachess "$OUT/second/bachess" ) &
+    wait
+    echo "stress: played in $(($(date +%s) - start)) s"
+fi
 
 # Per PGN: games, and each kind of trouble split by who caused it. The
-# culprit is the side that lost the game (or either, in a drawn game);
+# culprit is the side that lost the game (bachess, to be safe, in a drawn
+# game that did not end on time);
 # in a bachess-vs-bachess part both sides are bachess.
+# A drawn game can also end on time (the flag fell, but the other side
+# could not mate): the side that flagged is then the one to move after the
+# last move, found from the start position's side and the number of plies.
 count() { # pgn
     awk '
+    function flagged(   text, plies, i, n, tok, white_moved_last) {
+        text = moves
+        gsub(/\{[^}]*\}/, " ", text)
+        n = split(text, tok, /[ \t]+/)
+        plies = 0
+        for (i = 1; i <= n; i++)
+            if (tok[i] != "" && tok[i] !~ /^[0-9]+\.+$/ && tok[i] !~ /^(1-0|0-1|1\/2-1\/2|\*)$/) plies++
+        white_moved_last = (start == "w") ? plies % 2 == 1 : plies % 2 == 0
+        return white_moved_last ? black : white
+    }
     function flush(   loser, who, text) {
         if (res == "") return
         games++
-        loser = res == "1-0" ? black : res == "0-1" ? white : ""
-        who = (loser == "" || loser ~ /^bachess/) ? "b" : "o"
         text = tolower(term " " comment)
+        loser = res == "1-0" ? black : res == "0-1" ? white : ""
+        if (loser == "" && text ~ /timeout|on time|time forfeit/) loser = flagged()
+        who = (loser == "" || loser ~ /^bachess/) ? "b" : "o"
         if (text ~ /illegal move|makes an illegal|illegal position/) ill[who]++
-        else if (text ~ /on time|time forfeit|time out|flag/) tim[who]++
+        else if (text ~ /on time|time forfeit|timeout|time out|flag/) tim[who]++
         else if (text ~ /disconnect|abandon|stall|exited|crash|lost contact|terminat|unterminated/) cra[who]++
         else if (text ~ /false|invalid claim|illegal claim|incorrect claim|claim.*(refused|rejected)/) cla[who]++
-        res = white = black = term = comment = ""
+        res = white = black = term = comment = moves = ""; start = "w"
     }
+    BEGIN             { start = "w" }
     /^\[Event /       { flush() }
     /^\[White "/      { white = $0; sub(/^\[White "/, "", white); sub(/"\].*/, "", white) }
     /^\[Black "/      { black = $0; sub(/^\[Black "/, "", black); sub(/"\].*/, "", black) }
     /^\[Result "/     { res = $0; sub(/^\[Result "/, "", res); sub(/"\].*/, "", res) }
     /^\[Termination "/{ term = $0 }
+    /^\[FEN "/        { split($0, f, " "); start = f[3] }
+    !/^\[/            { moves = moves " " $0 }
     /\{[^}]*\} *(1-0|0-1|1\/2-1\/2|\*) *$/ { comment = $0 }
     END {
         flush()
