@@ -424,18 +424,21 @@ Test(eval, a_queen_up_is_winning)
     cr_assert_lt(v, -700, "queen down, to move: %d", v);
 }
 
+/* The h-pawns keep both kings' distance to the nearest pawn the same. On
+ * the seventh the black rook controls the queening square, so the pawn
+ * there loses the bonus of a free path: it only has to beat the fifth. */
 Test(eval, a_passed_pawn_gains_as_it_advances)
 {
-    int prev = eval_fen("3r2k1/8/8/8/8/1P6/8/3R2K1 w - - 0 1");
-    const char *further[] = { "3r2k1/8/8/8/1P6/8/8/3R2K1 w - - 0 1", "3r2k1/8/8/1P6/8/8/8/3R2K1 w - - 0 1",
-                              "3r2k1/8/1P6/8/8/8/8/3R2K1 w - - 0 1", "3r2k1/1P6/8/8/8/8/8/3R2K1 w - - 0 1" };
-    int third = prev;
-    for (int i = 0; i < 4; i++) {
-        int v = eval_fen(further[i]);
-        cr_assert_gt(v, prev, "%s: %d, one rank lower: %d", further[i], v, prev);
-        prev = v;
-    }
-    cr_assert_gt(prev, third + 100, "seventh %d, third %d", prev, third);
+    const char *ranks[] = { "3r2k1/7p/8/8/8/1P6/7P/3R2K1 w - - 0 1", "3r2k1/7p/8/8/1P6/8/7P/3R2K1 w - - 0 1",
+                            "3r2k1/7p/8/1P6/8/8/7P/3R2K1 w - - 0 1", "3r2k1/7p/1P6/8/8/8/7P/3R2K1 w - - 0 1",
+                            "3r2k1/1P5p/8/8/8/8/7P/3R2K1 w - - 0 1" };
+    int v[5];
+    for (int i = 0; i < 5; i++)
+        v[i] = eval_fen(ranks[i]);
+    for (int i = 1; i < 4; i++)
+        cr_assert_gt(v[i], v[i - 1], "%s: %d, one rank lower: %d", ranks[i], v[i], v[i - 1]);
+    cr_assert_gt(v[4], v[2], "seventh %d, fifth %d", v[4], v[2]);
+    cr_assert_gt(v[4], v[0] + 100, "seventh %d, third %d", v[4], v[0]);
 }
 
 Test(eval, healthy_pawns_beat_doubled_isolated_ones)
