@@ -654,6 +654,29 @@ def t_nodes():
     no_more_bestmove(e)
 
 
+@scenario("33h go nodes 150000 twice with ucinewgame between: same nodes, move, score and PV")
+def t_nodes_reproducible():
+    """Reproducible search (issue 7): a search in between fills the table and
+    the histories, which ucinewgame must forget, so the repeat is identical."""
+    e = start()
+    position = "position startpos moves e2e4 c7c5 g1f3 d7d6"
+
+    def searched():
+        e.send("ucinewgame")
+        e.send(position)
+        s = go(e, "go nodes 150000", timeout=30)
+        return (s.last.get("nodes"), s.best, s.last.get("score"), s.last.get("pv"))
+
+    first = searched()
+    e.send("position startpos moves d2d4 g8f6")
+    go(e, "go nodes 80000", timeout=30)
+    second = searched()
+    check(first[0] is not None and first[0] > 0, "no node count in the last info: %r" % (first,))
+    check(first == second, "two identical searches differ: %r vs %r" % (first, second))
+    print("    both: %d nodes, bestmove %s, score %r" % (first[0], first[1], first[2]))
+    no_more_bestmove(e)
+
+
 @scenario("33c go movetime 500: bestmove after 450..600 ms")
 def t_movetime():
     e = start()
