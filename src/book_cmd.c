@@ -11,6 +11,7 @@
 #include "notation.h"
 #include "pgn.h"
 #include "polyglot.h"
+#include "tokens.h"
 
 static void book_usage(void)
 {
@@ -30,16 +31,6 @@ static void book_usage(void)
           "  bachess book read GAMES.pgn [-o OUT.pgn] [--quiet]\n"
           "      read a PGN file: bad games with number and line; counts; write the good games\n",
           stderr);
-}
-
-static bool parse_int(const char *text, int min, int max, int *out)
-{
-    char *end;
-    long v = text ? strtol(text, &end, 10) : 0;
-    if (!text || end == text || *end || v < min || v > max)
-        return false;
-    *out = (int)v;
-    return true;
 }
 
 static bool parse_results(const char *text, unsigned *out)
@@ -78,9 +69,9 @@ static int cmd_build(int argc, char **argv)
         if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
             out = v, i++, ok = v != NULL;
         else if (strcmp(a, "--max-ply") == 0)
-            ok = parse_int(v, 1, 1000, &o.max_ply), i++;
+            ok = parse_int_in(v, 1, 1000, &o.max_ply), i++;
         else if (strcmp(a, "--min-games") == 0)
-            ok = parse_int(v, 1, 1000000, &o.min_games), i++;
+            ok = parse_int_in(v, 1, 1000000, &o.min_games), i++;
         else if (strcmp(a, "--results") == 0)
             ok = parse_results(v, &o.results), i++;
         else if (strcmp(a, "--weight") == 0) {
@@ -272,7 +263,7 @@ static int weight_then_text(const void *a, const void *b)
 static int cmd_walk(int argc, char **argv)
 {
     int max_ply = 1000;
-    if (argc == 4 && strcmp(argv[2], "--max-ply") == 0 && parse_int(argv[3], 1, 1000, &max_ply))
+    if (argc == 4 && strcmp(argv[2], "--max-ply") == 0 && parse_int_in(argv[3], 1, 1000, &max_ply))
         argc = 2;
     if (argc != 2) {
         book_usage();

@@ -73,3 +73,12 @@ void tokens_join(const Tokens *t, int from, char *out, size_t size)
         used += len;
     }
 }
+
+bool parse_int_in(const char *text, int min, int max, int *value)
+{
+    int64_t v;
+    if (!parse_int64(text, &v) || v < min || v > max)
+        return false;
+    *value = (int)v;
+    return true;
+}

@@ -25,6 +25,8 @@ void tokens_join(const Tokens *t, int from, char *out, size_t size);
 /* A whole decimal number (optional sign), nothing else: false for empty
  * text, trailing junk or a value beyond 64 bits. NULL text is false. */
 bool parse_int64(const char *text, int64_t *value);
+/* The same, for a value that must lie in [min, max] (command-line numbers). */
+bool parse_int_in(const char *text, int min, int max, int *value);
 /* Reads a line of any length from `in`; returns NULL at end of input. The
  * buffer is reused between calls. */
 char *read_line(FILE *in);

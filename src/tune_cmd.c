@@ -6,6 +6,7 @@
 
 #include "eval.h"
 #include "timer.h"
+#include "tokens.h"
 #include "tune.h"
 
 static void tune_usage(void)
@@ -23,16 +24,6 @@ static void tune_usage(void)
           "      stdout). --freeze keeps whole fields (e.g. material) as they are. Defaults:\n"
           "      1000 epochs, step 1 cp, L 1e-9, K fitted, F 0.1, report 50\n",
           stderr);
-}
-
-static bool parse_int(const char *text, int min, int max, int *out)
-{
-    char *end;
-    long v = text ? strtol(text, &end, 10) : 0;
-    if (!text || end == text || *end || v < min || v > max)
-        return false;
-    *out = (int)v;
-    return true;
 }
 
 static bool parse_real(const char *text, double min, double max, double *out)
@@ -56,9 +47,9 @@ static int cmd_extract(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = true;
         if (strcmp(a, "--every") == 0)
-            ok = parse_int(v, 1, 1000, &o.every), i++;
+            ok = parse_int_in(v, 1, 1000, &o.every), i++;
         else if (strcmp(a, "--skip") == 0)
-            ok = parse_int(v, 0, 1000, &o.skip), i++;
+            ok = parse_int_in(v, 0, 1000, &o.skip), i++;
         else if (a[0] != '-' && path_count < 2)
             paths[path_count++] = a;
         else
@@ -106,11 +97,11 @@ static bool parse_run_options(int argc, char **argv, RunOptions *o)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = true;
         if (strcmp(a, "--epochs") == 0)
-            ok = parse_int(v, 0, 1000000, &o->epochs), i++;
+            ok = parse_int_in(v, 0, 1000000, &o->epochs), i++;
         else if (strcmp(a, "--limit") == 0)
-            ok = parse_int(v, 0, 1 << 30, &o->limit), i++;
+            ok = parse_int_in(v, 0, 1 << 30, &o->limit), i++;
         else if (strcmp(a, "--report") == 0)
-            ok = parse_int(v, 0, 1000000, &o->report), i++;
+            ok = parse_int_in(v, 0, 1000000, &o->report), i++;
         else if (strcmp(a, "--lr") == 0)
             ok = parse_real(v, 1e-6, 1000, &o->rate), i++;
         else if (strcmp(a, "--reg") == 0)
