@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "movegen.h"
+#include "pgn_text.h"
 
 static const char *const ROSTER[] = { "Event", "Site", "Date", "Round", "White", "Black", "Result" };
 enum { ROSTER_SIZE = 7, RESULT_TAG = 6 };
@@ -246,17 +247,6 @@ static const char *termination(const GameLog *g)
     return "normal";
 }
 
-static void write_tag(FILE *out, const char *name, const char *value)
-{
-    fprintf(out, "[%s \"", name);
-    for (const char *c = value; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fputc('\\', out);
-        fputc(iscntrl((unsigned char)*c) ? ' ' : *c, out);
-    }
-    fputs("\"]\n", out);
-}
-
 static int compare_tags(const void *a, const void *b)
 {
     return strcmp(((const GameTag *)a)->name, ((const GameTag *)b)->name);
@@ -270,7 +260,7 @@ static bool from_start_position(const GameLog *g)
 static void write_tags(const GameLog *g, FILE *out)
 {
     for (int i = 0; i < ROSTER_SIZE; i++)
-        write_tag(out, ROSTER[i], i == RESULT_TAG ? gamelog_result_text(g->result) : g->tags[i].value);
+        pgn_write_tag(out, ROSTER[i], i == RESULT_TAG ? gamelog_result_text(g->result) : g->tags[i].value);
     /* The others in ASCII order, the derived ones among them. */
     GameTag others[GAMELOG_MAX_TAGS + 4];
     int n = 0;
@@ -287,40 +277,20 @@ static void write_tags(const GameLog *g, FILE *out)
     put_tag(&others[n++], "Termination", termination(g));
     qsort(others, (size_t)n, sizeof *others, compare_tags);
     for (int i = 0; i < n; i++)
-        write_tag(out, others[i].name, others[i].value);
-}
-
-/* Movetext words are joined by spaces and broken before a line would
- * reach 80 columns; a move number stays with its move. */
-typedef struct {
-    FILE *out;
-    int column;
-} Wrap;
-
-static void wrap_word(Wrap *w, const char *word)
-{
-    int len = (int)strlen(word);
-    if (w->column > 0 && w->column + 1 + len > GAMELOG_LINE) {
-        fputc('\n', w->out);
-        w->column = 0;
-    } else if (w->column > 0) {
-        fputc(' ', w->out);
-        w->column++;
-    }
-    fputs(word, w->out);
-    w->column += len;
+        pgn_write_tag(out, others[i].name, others[i].value);
 }
 
 static void write_movetext(const GameLog *g, FILE *out)
 {
-    Wrap w = { out, 0 };
+    /* A move number is one word with its move, so the two stay together. */
+    PgnLine w = { out, 0 };
     char word[GAMELOG_REASON + 8];
     for (int i = 0; i < g->count; i++) {
         gamelog_numbered_san(g, i, word, sizeof word);
         /* After the first move only White's moves carry a number. */
         if (i > 0 && (g->start_ply + i) % 2)
             snprintf(word, sizeof word, "%s", g->moves[i].san);
-        wrap_word(&w, word);
+        pgn_write_word(&w, word);
     }
     if (g->reason[0]) {
         /* The reason as a comment, word by word; braces cannot nest. */
@@ -332,9 +302,9 @@ static void write_movetext(const GameLog *g, FILE *out)
         comment[n++] = '}';
         comment[n] = '\0';
         for (char *save = NULL, *part = strtok_r(comment, " ", &save); part; part = strtok_r(NULL, " ", &save))
-            wrap_word(&w, part);
+            pgn_write_word(&w, part);
     }
-    wrap_word(&w, gamelog_result_text(g->result));
+    pgn_write_word(&w, gamelog_result_text(g->result));
     fputs("\n\n", out);
 }
 

@@ -40,7 +40,6 @@ enum {
     GAMELOG_TAG_NAME = 32,
     GAMELOG_TAG_VALUE = 256,  /* the standard's limit for a tag value */
     GAMELOG_REASON = 128,
-    GAMELOG_LINE = 79,        /* longest movetext line */
 };
 
 #define GAMELOG_DEFAULT_FILE "games.pgn"

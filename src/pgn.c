@@ -10,6 +10,7 @@
 
 #include "movegen.h"
 #include "notation.h"
+#include "pgn_text.h"
 
 enum { BUFFER_SIZE = 1 << 16 };
 
@@ -597,57 +598,6 @@ PgnStatus pgn_next(PgnReader *r, const PgnGame **game, PgnError *error)
 
 /* ---- writing --------------------------------------------------------------- */
 
-typedef struct {
-    char *text;
-    size_t length, capacity;
-    bool failed;
-} Text;
-
-static void text_append(Text *t, const char *s)
-{
-    size_t n = strlen(s);
-    if (t->length + n + 1 > t->capacity) {
-        size_t capacity = t->capacity ? t->capacity : 1024;
-        while (capacity < t->length + n + 1)
-            capacity *= 2;
-        char *grown = realloc(t->text, capacity);
-        if (!grown) {
-            t->failed = true;
-            return;
-        }
-        t->text = grown;
-        t->capacity = capacity;
-    }
-    memcpy(t->text + t->length, s, n + 1);
-    t->length += n;
-}
-
-/* Movetext is broken into lines of at most 79 characters. */
-static void movetext_word(Text *t, size_t *column, const char *word)
-{
-    size_t n = strlen(word);
-    if (*column > 0 && *column + 1 + n > 79) {
-        text_append(t, "\n");
-        *column = 0;
-    } else if (*column > 0) {
-        text_append(t, " ");
-        (*column)++;
-    }
-    text_append(t, word);
-    *column += n;
-}
-
-static void write_tag(FILE *out, const char *name, const char *value)
-{
-    fprintf(out, "[%s \"", name);
-    for (const char *c = value; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fputc('\\', out);
-        fputc((unsigned char)*c < ' ' ? ' ' : *c, out);
-    }
-    fputs("\"]\n", out);
-}
-
 bool pgn_write_game(FILE *out, const PgnTag *tags, int tag_count, const char *fen,
                     const Move *moves, int move_count, const char *result)
 {
@@ -667,28 +617,31 @@ bool pgn_write_game(FILE *out, const PgnTag *tags, int tag_count, const char *fe
     board_get_fen(b, start, sizeof start);
 
     /* The movetext first, so that nothing is written for an illegal move. */
-    Text t = { 0 };
-    size_t column = 0;
-    for (int i = 0; i < move_count; i++) {
-        if (!move_is_legal(b, moves[i])) {
-            free(t.text);
-            free(b);
-            return false;
-        }
+    char *movetext = NULL;
+    size_t size = 0;
+    PgnLine line = { open_memstream(&movetext, &size), 0 };
+    bool legal = line.out != NULL;
+    for (int i = 0; legal && i < move_count; i++) {
+        legal = move_is_legal(b, moves[i]);
+        if (!legal)
+            break;
         char word[32], san[MOVE_TEXT_SIZE];
         if (b->side == WHITE || i == 0) {
             snprintf(word, sizeof word, "%d%s", board_fullmove(b), b->side == WHITE ? "." : "...");
-            movetext_word(&t, &column, word);
+            pgn_write_word(&line, word);
         }
         move_to_san(b, moves[i], san);
-        movetext_word(&t, &column, san);
+        pgn_write_word(&line, san);
         board_make_move(b, moves[i]);
         board_trim_history(b);
     }
-    movetext_word(&t, &column, result);
     free(b);
-    if (t.failed) {
-        free(t.text);
+    if (line.out) {
+        pgn_write_word(&line, result);
+        legal = fclose(line.out) == 0 && legal;
+    }
+    if (!legal) {
+        free(movetext);
         return false;
     }
 
@@ -697,20 +650,20 @@ bool pgn_write_game(FILE *out, const PgnTag *tags, int tag_count, const char *fe
         for (int i = 0; i < tag_count; i++)
             if (strcmp(tags[i].name, ROSTER[k]) == 0 && tags[i].value[0])
                 value = tags[i].value;
-        write_tag(out, ROSTER[k], k == 6 ? result : value);
+        pgn_write_tag(out, ROSTER[k], k == 6 ? result : value);
     }
     if (!standard) {
-        write_tag(out, "SetUp", "1");
-        write_tag(out, "FEN", start);
+        pgn_write_tag(out, "SetUp", "1");
+        pgn_write_tag(out, "FEN", start);
     }
     for (int i = 0; i < tag_count; i++) {
         bool skip = strcmp(tags[i].name, "SetUp") == 0 || strcmp(tags[i].name, "FEN") == 0;
         for (int k = 0; k < 7 && !skip; k++)
             skip = strcmp(tags[i].name, ROSTER[k]) == 0;
         if (!skip)
-            write_tag(out, tags[i].name, tags[i].value);
+            pgn_write_tag(out, tags[i].name, tags[i].value);
     }
-    fprintf(out, "\n%s\n\n", t.text);
-    free(t.text);
+    fprintf(out, "\n%s\n\n", movetext);
+    free(movetext);
     return true;
 }
