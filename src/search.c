@@ -721,6 +721,22 @@ static bool search_depth(Thread *t, int depth)
     return true;
 }
 
+/* A search stopped inside an iteration ends with one more report of the
+ * line it will play, so that the GUI's last info has the final time and
+ * node count. If the stopped iteration had already found a new best move,
+ * that move (with its score) is the line. */
+static void report_final(Thread *t)
+{
+    RootLine *line = &t->lines[0];
+    if (t->best_move != MOVE_NONE && (line->pv_length == 0 || line->pv[0] != t->best_move)) {
+        line->pv[0] = t->best_move;
+        line->pv_length = 1;
+        line->score = t->best_score;
+    }
+    if (line->pv_length > 0)
+        report_line(t, 0, t->completed_depth, BOUND_EXACT);
+}
+
 void search_iterate(Thread *t)
 {
     SearchShared *s = t->shared;
@@ -742,8 +758,11 @@ void search_iterate(Thread *t)
         t->root_depth = depth;
         bool complete = search_depth(t, depth);
         int lines = t->pv_index > 0 ? t->pv_index : (s->multipv < s->root_move_count ? s->multipv : s->root_move_count);
-        if (!complete)
+        if (!complete) {
+            if (t->id == 0 && t->completed_depth > 0)
+                report_final(t);
             break;
+        }
         int score = t->lines[0].score;
         t->completed_depth = depth;
         t->best_score = score;
