@@ -1,6 +1,7 @@
 /* epd.c — the EPD test-suite runner. */
 #include "epd.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,19 +62,44 @@ bool epd_parse_line(const char *line, Board *board, EpdLine *out, char *error, s
     return true;
 }
 
-static Move found_move;
-static void keep_bestmove(Move best, Move ponder, void *context)
-{
-    (void)ponder, (void)context;
-    found_move = best;
-}
-
 static bool contains(const Move *moves, int count, Move m)
 {
     for (int i = 0; i < count; i++)
         if (moves[i] == m)
             return true;
     return false;
+}
+
+static bool is_solution(const EpdLine *target, Move m)
+{
+    return (!target->best_count || contains(target->best, target->best_count, m))
+        && !contains(target->avoid, target->avoid_count, m);
+}
+
+/* What one search of a suite position found: its move, and since when the
+ * search's main line has started with a solution (-1: it does not now). */
+typedef struct {
+    const EpdLine *target;
+    Move found;
+    int64_t solved_since_ms, last_info_ms;
+} EpdRun;
+
+static void track_solution(const SearchInfo *info, void *context)
+{
+    EpdRun *run = context;
+    run->last_info_ms = info->time_ms;
+    if (info->pv_length < 1 || info->multipv > 1)
+        return;
+    if (!is_solution(run->target, info->pv[0]))
+        run->solved_since_ms = -1;
+    else if (run->solved_since_ms < 0)
+        run->solved_since_ms = info->time_ms;
+}
+
+static void keep_bestmove(Move best, Move ponder, void *context)
+{
+    (void)ponder;
+    ((EpdRun *)context)->found = best;
 }
 
 int epd_command(int argc, char **argv)
@@ -125,16 +151,20 @@ int epd_command(int argc, char **argv)
             limits.nodes = (uint64_t)move_time;
         else
             limits.move_time = move_time;
-        engine_go(&limits, (SearchReport){ NULL, keep_bestmove, NULL });
+        EpdRun run = { &target, MOVE_NONE, -1, 0 };
+        engine_go(&limits, (SearchReport){ track_solution, keep_bestmove, &run });
         engine_wait();
-        bool ok = (!target.best_count || contains(target.best, target.best_count, found_move))
-               && !contains(target.avoid, target.avoid_count, found_move);
+        bool ok = is_solution(&target, run.found);
         char text[MOVE_TEXT_SIZE];
         Board scratch = *engine_board();
-        move_to_san(&scratch, found_move, text);
+        move_to_san(&scratch, run.found, text);
         total++;
         solved += ok;
-        printf("%-12s %-8s %s\n", target.id, text, ok ? "solved" : "missed");
+        /* The time to solution tells how close a miss or a solve was. */
+        if (ok && run.solved_since_ms >= 0)
+            printf("%-12s %-8s solved at %" PRId64 " ms\n", target.id, text, run.solved_since_ms);
+        else
+            printf("%-12s %-8s %s\n", target.id, text, ok ? "solved" : "missed");
         fflush(stdout);
     }
     free(board);

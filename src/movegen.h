@@ -26,6 +26,10 @@ static inline void generate_legal(const Board *b, MoveList *list)
     list->count = generate_moves(b, GEN_ALL, list->moves);
 }
 
+/* The number of legal moves when it is at most `cap`; otherwise some
+ * number above `cap` (found more cheaply than by generating them all). */
+int legal_move_count_capped(const Board *b, int cap);
+
 /* Is m one of the legal moves here? (For moves from outside: TT, book, input.) */
 bool move_is_legal(const Board *b, Move m);
 

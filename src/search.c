@@ -447,8 +447,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     /* The seed's selective deepening needs the number of legal moves. */
     int extension = 0;
     if (o->selective_deepening && !excluded && (ss->few_budget > 0 || ss->single_budget > 0)) {
-        Move scratch[MAX_MOVES];
-        int legal = generate_moves(b, GEN_ALL, scratch);
+        int legal = legal_move_count_capped(b, ss->few_budget > 0 ? o->few_moves : 1);
         if (legal > 0)
             extension = selective_extension(t, ss, legal);
     }
