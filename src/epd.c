@@ -105,7 +105,7 @@ static void keep_bestmove(Move best, Move ponder, void *context)
 int epd_command(int argc, char **argv)
 {
     if (argc < 1) {
-        fprintf(stderr, "usage: bachess epd FILE [movetime-ms | nodes=N] [threads]\n");
+        fprintf(stderr, "usage: bachess epd FILE [movetime-ms | nodes=N] [threads] [Option=Value ...]\n");
         return 2;
     }
     FILE *in = fopen(argv[0], "r");
@@ -119,10 +119,16 @@ int epd_command(int argc, char **argv)
     int64_t move_time = argc > 1 ? atoll(argv[1] + (by_nodes ? 6 : 0)) : 1000;
     char no_book_error[128];
     option_set("OwnBook", "false", no_book_error, sizeof no_book_error); /* a test of the search */
-    if (argc > 2) {
-        char error[128];
-        if (!option_set("Threads", argv[2], error, sizeof error))
+    /* Then the thread count, and any engine option as Name=Value. */
+    for (int i = 2; i < argc; i++) {
+        char error[128], name[64];
+        const char *equals = strchr(argv[i], '=');
+        snprintf(name, sizeof name, "%.*s", equals ? (int)(equals - argv[i]) : 7, equals ? argv[i] : "Threads");
+        if (!option_set(name, equals ? equals + 1 : argv[i], error, sizeof error)) {
             fprintf(stderr, "error: %s\n", error);
+            fclose(in);
+            return 2;
+        }
     }
     int solved = 0, total = 0;
     char *line;

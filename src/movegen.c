@@ -11,21 +11,28 @@ typedef struct {
     Bitboard targets;    /* squares allowed by the kind of generation */
 } GenContext;
 
-/* Own pieces standing alone between the king and an enemy slider. */
-static Bitboard find_pinned(const Board *b, Color us, Square king)
+/* Pieces of colour `owner` standing alone between `king` and a slider of
+ * colour `slider_color` that aims at it: pinned pieces when the sliders
+ * are the king's enemies, would-be discoverers when they are its friends'. */
+static Bitboard lone_blockers(const Board *b, Square king, Color slider_color, Color owner)
 {
-    Color them = color_flip(us);
     Bitboard occupied = board_occupied(b);
     Bitboard snipers =
-        (rook_attacks(king, 0) & (b->by_type[ROOK] | b->by_type[QUEEN]) & b->by_color[them])
-        | (bishop_attacks(king, 0) & (b->by_type[BISHOP] | b->by_type[QUEEN]) & b->by_color[them]);
-    Bitboard pinned = 0;
+        (rook_attacks(king, 0) & (b->by_type[ROOK] | b->by_type[QUEEN]) & b->by_color[slider_color])
+        | (bishop_attacks(king, 0) & (b->by_type[BISHOP] | b->by_type[QUEEN]) & b->by_color[slider_color]);
+    Bitboard found = 0;
     while (snipers) {
         Bitboard blockers = between_bb[king][pop_lsb(&snipers)] & occupied;
         if (blockers && !more_than_one(blockers))
-            pinned |= blockers & b->by_color[us];
+            found |= blockers & b->by_color[owner];
     }
-    return pinned;
+    return found;
+}
+
+/* Own pieces pinned to the king. */
+static Bitboard find_pinned(const Board *b, Color us, Square king)
+{
+    return lone_blockers(b, king, color_flip(us), us);
 }
 
 /* Is s attacked by `them` with the given occupancy? The king's moves are
@@ -301,6 +308,33 @@ bool move_gives_check(const Board *b, Move m)
     if (type != KING && (direct & square_bb(king)))
         return true;
     return (bishop_attacks(king, occupied) & diagonal) || (rook_attacks(king, occupied) & straight);
+}
+
+void check_info_init(const Board *b, CheckInfo *ci)
+{
+    Color us = b->side, them = color_flip(us);
+    Square king = board_king(b, them);
+    Bitboard occupied = board_occupied(b);
+    ci->enemy_king = king;
+    ci->check_squares[PAWN] = pawn_attacks[them][king];
+    ci->check_squares[KNIGHT] = knight_attacks[king];
+    ci->check_squares[BISHOP] = bishop_attacks(king, occupied);
+    ci->check_squares[ROOK] = rook_attacks(king, occupied);
+    ci->check_squares[QUEEN] = ci->check_squares[BISHOP] | ci->check_squares[ROOK];
+    ci->check_squares[KING] = 0;
+    ci->discoverers = lone_blockers(b, king, us, us);
+}
+
+/* A normal move checks if it lands where its piece attacks the king, or if
+ * it leaves a discovery line; the rare kinds take the thorough way. */
+bool move_gives_check_quick(const Board *b, const CheckInfo *ci, Move m)
+{
+    if (move_kind(m) != MOVE_NORMAL)
+        return move_gives_check(b, m);
+    Square from = move_from(m), to = move_to(m);
+    if (ci->check_squares[piece_type(board_piece_on(b, from))] & square_bb(to))
+        return true;
+    return (ci->discoverers & square_bb(from)) && !aligned(ci->enemy_king, from, to);
 }
 
 GameStatus game_status(const Board *b)

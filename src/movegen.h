@@ -36,6 +36,19 @@ bool move_is_legal(const Board *b, Move m);
 /* Does the legal move m give check? Computed without playing it. */
 bool move_gives_check(const Board *b, Move m);
 
+/* What a node works out once to answer "does this move give check?" for
+ * many moves cheaply: where each piece type would attack the enemy king,
+ * and which of our pieces would uncover a slider on it by moving away. */
+typedef struct {
+    Bitboard check_squares[PIECE_TYPE_NB];
+    Bitboard discoverers;
+    Square enemy_king;
+} CheckInfo;
+
+void check_info_init(const Board *b, CheckInfo *ci);
+/* The same answer as move_gives_check(), faster for normal moves. */
+bool move_gives_check_quick(const Board *b, const CheckInfo *ci, Move m);
+
 typedef enum {
     GAME_ONGOING, GAME_CHECKMATE, GAME_STALEMATE, GAME_FIFTY_MOVES,
     GAME_THREEFOLD, GAME_INSUFFICIENT_MATERIAL

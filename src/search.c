@@ -342,8 +342,8 @@ static int singular_test(Thread *t, SearchStack *ss, const TTProbe *tt, int beta
 
 /* Forward pruning of one move at shallow depth: late quiet moves (move
  * count), quiet moves that cannot lift a hopeless eval to alpha
- * (futility), and moves that lose material (SEE). A move that gives check
- * is never pruned: a late quiet mate must still be found. */
+ * (futility), and moves that lose material (SEE). The caller spares moves
+ * that give check: a late quiet mate must still be found. */
 static bool prune_move(const Board *b, Move m, bool noisy, int depth, int move_count, bool improving,
                        bool in_check, int eval, int alpha)
 {
@@ -359,7 +359,7 @@ static bool prune_move(const Board *b, Move m, bool noisy, int depth, int move_c
     else if (o->see_pruning && depth <= 8
              && !see_ge(b, m, noisy ? -SEE_NOISY_MARGIN * depth * depth : -SEE_QUIET_MARGIN * lmr_depth))
         prune = true;
-    return prune && !move_gives_check(b, m);
+    return prune;
 }
 
 static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, int ply, bool cut_node)
@@ -464,6 +464,8 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     Move best_move = MOVE_NONE, m;
     Move quiets[64], captures[32];
     int quiet_count = 0, capture_count = 0;
+    CheckInfo check_info; /* worked out when the first move is up for pruning */
+    bool check_info_ready = false;
 
     while ((m = movepick_next(&mp)) != MOVE_NONE) {
         if (m == excluded || (root && !root_move_allowed(t, m)))
@@ -472,8 +474,14 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         move_count++;
 
         if (!root && best > -MATE_IN_MAX && has_non_pawn_material(b, b->side)
-            && prune_move(b, m, noisy, depth, move_count, improving, in_check, eval, alpha))
-            continue;
+            && prune_move(b, m, noisy, depth, move_count, improving, in_check, eval, alpha)) {
+            if (!check_info_ready) {
+                check_info_init(b, &check_info);
+                check_info_ready = true;
+            }
+            if (!move_gives_check_quick(b, &check_info, m))
+                continue;
+        }
 
         int move_extension = extension;
         if (o->singular_extension && !root && m == tt.move && !excluded && depth >= SINGULAR_MIN_DEPTH

@@ -240,8 +240,12 @@ Test(search, gives_check_matches_playing_the_move)
         generate_legal(b, &list);
         for (int k = 0; k < list.count; k++) {
             bool predicted = move_gives_check(b, list.moves[k]);
+            CheckInfo ci;
+            check_info_init(b, &ci);
+            bool quick = move_gives_check_quick(b, &ci, list.moves[k]);
             board_make_move(b, list.moves[k]);
             cr_assert_eq(predicted, board_in_check(b), "%s: move %04x", suite[i].fen, list.moves[k]);
+            cr_assert_eq(quick, board_in_check(b), "quick: %s: move %04x", suite[i].fen, list.moves[k]);
             board_unmake_move(b);
         }
         free(b);
