@@ -31,7 +31,7 @@ static const EvalWeights *const W = &eval_weights;
  * terms that come later (king safety and threats need every attack). */
 typedef struct {
     const Board *b;
-    const PawnEntry *pawns;
+    PawnEntry *pawns; /* also caches the king shelter */
     EvalSum sum;
     Bitboard occupied;
     Bitboard attacked[COLOR_NB];
@@ -48,7 +48,7 @@ static void note_attacks(EvalInfo *ei, Color c, PieceType t, Bitboard attacks)
     ei->attacked_by[c][t] |= attacks;
 }
 
-static void init_info(EvalInfo *ei, const Board *b, const PawnEntry *pawns, EvalTrace *trace)
+static void init_info(EvalInfo *ei, const Board *b, PawnEntry *pawns, EvalTrace *trace)
 {
     memset(ei, 0, sizeof *ei);
     ei->b = b;
@@ -240,8 +240,14 @@ static void evaluate_shelter(EvalInfo *ei, Color c)
 {
     const Board *b = ei->b;
     Square king = board_king(b, c), best_square = king;
-    int rights = board_state(b)->castling;
     int oo = c == WHITE ? WHITE_OO : BLACK_OO, ooo = c == WHITE ? WHITE_OOO : BLACK_OOO;
+    int rights = board_state(b)->castling & (oo | ooo);
+    uint16_t tag = (uint16_t)(1 + king + 64 * rights);
+    if (ei->pawns->shelter_tag[c] == tag && !ei->sum.trace) {
+        ei->sum.score[c] += ei->pawns->shelter[c];
+        return;
+    }
+    Score before = ei->sum.score[c];
     if (rights & (oo | ooo)) {
         int best = shelter_mg(b, c, king);
         if (rights & oo) {
@@ -256,6 +262,8 @@ static void evaluate_shelter(EvalInfo *ei, Color c)
             best_square = square_relative(c, C1);
     }
     add_shelter(b, c, best_square, &ei->sum);
+    ei->pawns->shelter_tag[c] = tag;
+    ei->pawns->shelter[c] = ei->sum.score[c] - before;
 }
 
 /* Danger units from the attacks on c's king zone and the safe checks the
@@ -441,7 +449,7 @@ static int scale_factor(const Board *b, Color strong)
 }
 
 /* The evaluation from White's side, with the pawn entry already found. */
-static int evaluate_white(const Board *b, const PawnEntry *pawns, EvalTrace *trace)
+static int evaluate_white(const Board *b, PawnEntry *pawns, EvalTrace *trace)
 {
     EvalInfo ei;
     init_info(&ei, b, pawns, trace);

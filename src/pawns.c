@@ -86,7 +86,7 @@ void pawns_evaluate(const Board *b, PawnEntry *out, EvalTrace *trace)
     out->score = sum.score[WHITE] - sum.score[BLACK];
 }
 
-const PawnEntry *pawn_probe(PawnTable *table, const Board *b)
+PawnEntry *pawn_probe(PawnTable *table, const Board *b)
 {
     Key key = board_pawn_key(b);
     PawnEntry *e = &table->entries[key & (PAWN_TABLE_SIZE - 1)];

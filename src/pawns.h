@@ -27,6 +27,11 @@ typedef struct {
     Score score;                     /* White minus Black */
     Bitboard passed;                 /* passed pawns of both colours */
     Bitboard attack_span[COLOR_NB];  /* squares each side's pawns attack now or after advancing */
+    /* The king shelter depends on the pawns, the king's square and its
+     * castling rights only, so the evaluation keeps the last one it worked
+     * out here: tagged 1 + square + 64 x rights (0: none yet). */
+    uint16_t shelter_tag[COLOR_NB];
+    Score shelter[COLOR_NB];
 } PawnEntry;
 
 typedef struct {
@@ -38,7 +43,7 @@ void pawn_table_destroy(PawnTable *table);
 void pawn_table_clear(PawnTable *table);
 
 /* The entry for b's pawns, computed and stored on a miss. */
-const PawnEntry *pawn_probe(PawnTable *table, const Board *b);
+PawnEntry *pawn_probe(PawnTable *table, const Board *b);
 
 /* Computes an entry without the table; records every term in `trace` if
  * it is not NULL. */
