@@ -125,7 +125,7 @@ static Option options[] = {
     CHECK("LateMovePruning", 1, apply_search, "late move pruning"),
     CHECK("SEEPruning", 1, apply_search, "pruning of losing moves by static exchange"),
     CHECK("SingularExtension", 1, apply_search, "singular extension"),
-    CHECK("CheckExtension", 1, apply_search, "check extension"),
+    CHECK("CheckExtension", 0, apply_search, "check extension (off: it lost 34 Elo in self-play)"),
     CHECK("IIR", 1, apply_search, "internal iterative reduction"),
     CHECK("Aspiration", 1, apply_search, "aspiration windows"),
     CHECK("MateDistancePruning", 1, apply_search, "cut nodes that cannot beat a mate already found"),

@@ -19,7 +19,7 @@ void search_options_default(SearchOptions *o)
 {
     *o = (SearchOptions){
         .algorithm = ALGO_PVS,
-        .null_move = true, .check_extension = true, .singular_extension = true, .lmr = true,
+        .null_move = true, .check_extension = false, .singular_extension = true, .lmr = true,
         .futility = true, .reverse_futility = true, .late_move_pruning = true, .see_pruning = true,
         .mate_distance_pruning = true, .aspiration = true, .iir = true, .qsearch_see = true,
         .tt_values = true, .selective_deepening = true, .few_moves = 3, .few_budget = 4, .single_budget = 10,
