@@ -138,6 +138,19 @@ static void castling_rook_squares(Square king_to, Square *rook_from, Square *roo
     *rook_to = make_square(kingside ? 5 : 3, rank);
 }
 
+Key board_key_after(const Board *b, Move m)
+{
+    const BoardState *st = board_state(b);
+    Square from = move_from(m), to = move_to(m);
+    Piece piece = board_piece_on(b, from), captured = board_piece_on(b, to);
+    Key key = st->key ^ zobrist_side ^ zobrist_piece[piece][from] ^ zobrist_piece[piece][to];
+    if (captured != NO_PIECE)
+        key ^= zobrist_piece[captured][to];
+    if (st->ep_square != NO_SQUARE)
+        key ^= zobrist_en_passant[square_file((Square)st->ep_square)];
+    return key;
+}
+
 void board_make_move(Board *b, Move m)
 {
     const BoardState *prev = board_state(b);

@@ -56,6 +56,11 @@ bool board_set_fen(Board *b, const char *fen, char *error, size_t error_size);
 void board_get_fen(const Board *b, char *out, size_t out_size);
 
 void board_make_move(Board *b, Move m);
+/* The key board_make_move() will give for m, without castling-right
+ * changes, a new en-passant square and the details of special moves:
+ * exact for most moves, and
+ * early enough to fetch the move's table entry while the move is made. */
+Key board_key_after(const Board *b, Move m);
 void board_unmake_move(Board *b);
 void board_make_null(Board *b);
 void board_unmake_null(Board *b);

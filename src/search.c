@@ -130,8 +130,8 @@ static void play_move(Thread *t, SearchStack *ss, Move m)
     ss->move = m;
     ss->moved_piece = board_piece_on(&t->board, move_from(m));
     ss->continuation = &t->history.continuation[ss->moved_piece][move_to(m)];
+    tt_prefetch(board_key_after(&t->board, m));
     board_make_move(&t->board, m);
-    tt_prefetch(board_key(&t->board));
     /* Only this thread writes its counter: a relaxed load and store (no
      * locked add) keep it cheap while others may read it. */
     atomic_store_explicit(&t->nodes, atomic_load_explicit(&t->nodes, memory_order_relaxed) + 1, memory_order_relaxed);
