@@ -119,6 +119,9 @@ int epd_command(int argc, char **argv)
     int64_t move_time = argc > 1 ? atoll(argv[1] + (by_nodes ? 6 : 0)) : 1000;
     char no_book_error[128];
     option_set("OwnBook", "false", no_book_error, sizeof no_book_error); /* a test of the search */
+    /* No GUI or network between the runner and the engine: the whole time
+     * per position is thinking time. */
+    option_set("Move Overhead", "0", no_book_error, sizeof no_book_error);
     /* Then the thread count, and any engine option as Name=Value. */
     for (int i = 2; i < argc; i++) {
         char error[128], name[64];
