@@ -57,7 +57,7 @@ static bool apply_search(const Option *o, int64_t v, const char *t, char *err, s
         { "SEEPruning", &s->see_pruning }, { "SingularExtension", &s->singular_extension },
         { "CheckExtension", &s->check_extension }, { "SelectiveDeepening", &s->selective_deepening },
         { "IIR", &s->iir }, { "Aspiration", &s->aspiration },
-        { "MateDistancePruning", &s->mate_distance_pruning },
+        { "MateDistancePruning", &s->mate_distance_pruning }, { "HistoryPruning", &s->history_pruning },
     };
     engine_wait();
     for (size_t i = 0; i < sizeof switches / sizeof *switches; i++)
@@ -124,6 +124,7 @@ static Option options[] = {
     CHECK("ReverseFutility", 1, apply_search, "reverse futility pruning"),
     CHECK("LateMovePruning", 1, apply_search, "late move pruning"),
     CHECK("SEEPruning", 1, apply_search, "pruning of losing moves by static exchange"),
+    CHECK("HistoryPruning", 1, apply_search, "pruning of quiet moves that kept failing after the same previous moves"),
     CHECK("SingularExtension", 1, apply_search, "singular extension"),
     CHECK("CheckExtension", 0, apply_search, "check extension (off: it lost 34 Elo in self-play)"),
     CHECK("IIR", 1, apply_search, "internal iterative reduction"),

@@ -22,7 +22,7 @@ void search_options_default(SearchOptions *o)
         .null_move = true, .check_extension = false, .singular_extension = true, .lmr = true,
         .futility = true, .reverse_futility = true, .late_move_pruning = true, .see_pruning = true,
         .mate_distance_pruning = true, .aspiration = true, .iir = true, .qsearch_see = true,
-        .tt_values = true, .selective_deepening = true, .few_moves = 3, .few_budget = 4, .single_budget = 10,
+        .tt_values = true, .history_pruning = true, .selective_deepening = true, .few_moves = 3, .few_budget = 4, .single_budget = 10,
     };
 }
 
@@ -34,7 +34,7 @@ void search_options_no_pruning(SearchOptions *o)
 {
     search_options_default(o);
     o->null_move = o->singular_extension = o->lmr = o->futility = o->reverse_futility = false;
-    o->late_move_pruning = o->see_pruning = o->aspiration = o->iir = false;
+    o->late_move_pruning = o->see_pruning = o->aspiration = o->iir = o->history_pruning = false;
     o->mate_distance_pruning = false;
     o->tt_values = false; /* stored scores and evaluations (which may come from a
                              key collision) would make the value order-dependent */
@@ -46,6 +46,7 @@ enum {
     NMP_MIN_DEPTH = 3,
     FUTILITY_MAX_DEPTH = 8, FUTILITY_BASE = 90, FUTILITY_PER_DEPTH = 95,
     LMP_MAX_DEPTH = 8,
+    HISTORY_PRUNING_MAX_DEPTH = 3, HISTORY_PRUNING_MARGIN = 1000, LMR_HISTORY_DIVISOR = 8000,
     SEE_QUIET_MARGIN = 60, SEE_NOISY_MARGIN = 20,
     SINGULAR_MIN_DEPTH = 8,
     IIR_MIN_DEPTH = 4,
@@ -340,6 +341,26 @@ static int singular_test(Thread *t, SearchStack *ss, const TTProbe *tt, int beta
     return 0;
 }
 
+/* How a quiet move has done after the previous two moves of the line. */
+static int continuation_score(const Board *b, Move m, const PieceToHistory *const continuation[2])
+{
+    Piece p = board_piece_on(b, move_from(m));
+    int score = 0;
+    for (int k = 0; k < 2; k++)
+        if (continuation[k])
+            score += (*continuation[k])[p][move_to(m)];
+    return score;
+}
+
+/* History pruning: near the leaves, a quiet move that has kept failing
+ * after these previous moves is not tried (nor is the first move or the
+ * hash move). */
+static bool history_prunes(bool noisy, bool in_check, int depth, int move_count, bool is_tt_move, int continuation)
+{
+    return search_options.history_pruning && !noisy && !in_check && depth <= HISTORY_PRUNING_MAX_DEPTH
+        && move_count > 1 && !is_tt_move && continuation < -HISTORY_PRUNING_MARGIN * depth;
+}
+
 /* Forward pruning of one move at shallow depth: late quiet moves (move
  * count), quiet moves that cannot lift a hopeless eval to alpha
  * (futility), and moves that lose material (SEE). The caller spares moves
@@ -473,8 +494,12 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         bool noisy = is_noisy(b, m);
         move_count++;
 
-        if (!root && best > -MATE_IN_MAX && has_non_pawn_material(b, b->side)
-            && prune_move(b, m, noisy, depth, move_count, improving, in_check, eval, alpha)) {
+        int continuation_history = noisy ? 0 : continuation_score(b, m, continuation);
+        bool prune = !root && best > -MATE_IN_MAX
+            && (history_prunes(noisy, in_check, depth, move_count, m == tt.move, continuation_history)
+                || (has_non_pawn_material(b, b->side)
+                    && prune_move(b, m, noisy, depth, move_count, improving, in_check, eval, alpha)));
+        if (prune) {
             if (!check_info_ready) {
                 check_info_init(b, &check_info);
                 check_info_ready = true;
@@ -514,7 +539,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
                     if (m == ss->killers[0] || m == ss->killers[1] || m == counter)
                         r--;
                     int hist = t->history.butterfly[color_flip(b->side)][move_from(m)][move_to(m)];
-                    r -= hist / 6000;
+                    r -= (hist + continuation_history) / LMR_HISTORY_DIVISOR;
                 }
                 int reduced = new_depth - (r > 0 ? r : 0);
                 reduced = reduced < 1 ? 1 : reduced > new_depth ? new_depth : reduced;
