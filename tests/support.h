@@ -40,6 +40,12 @@ void board_load(Board *b, const char *fen);
  * fails the current test if one is not legal. */
 void board_play(Board *b, const char *moves);
 
+/* Calls `check` for every legal move of every position of a suite file,
+ * each with the move not yet played; `check` must leave the board as it
+ * found it. Returns how many moves were visited. */
+typedef void (*SuiteMoveCheck)(Board *b, Move m, const char *fen, void *context);
+int for_each_suite_move(const char *file, SuiteMoveCheck check, void *context);
+
 /* splitmix64, for reproducible random playouts. */
 typedef struct { uint64_t state; } TestRng;
 uint64_t rng_next(TestRng *r);

@@ -494,28 +494,22 @@ Test(board, long_game_trims_history)
  * move that changes no castling right and leaves no en-passant square
  * (castling, promotions, en passant, right-changing moves and double
  * pushes next to an enemy pawn are allowed to differ). */
+static void check_key_after(Board *b, Move m, const char *fen, void *context)
+{
+    Key predicted = board_key_after(b, m);
+    int rights = board_state(b)->castling;
+    board_make_move(b, m);
+    if (move_kind(m) == MOVE_NORMAL && board_state(b)->castling == rights
+        && board_state(b)->ep_square == NO_SQUARE) {
+        cr_assert_eq(predicted, board_key(b), "%s: move %04x", fen, m);
+        (*(int *)context)++;
+    }
+    board_unmake_move(b);
+}
+
 Test(board, key_after_predicts_normal_moves)
 {
-    int count, checked = 0;
-    EpdEntry *suite = epd_load("perft.epd", &count);
-    for (int i = 0; i < count; i++) {
-        Board *b = board_from_fen(suite[i].fen);
-        MoveList list;
-        generate_legal(b, &list);
-        for (int k = 0; k < list.count; k++) {
-            Move m = list.moves[k];
-            Key predicted = board_key_after(b, m);
-            int rights = board_state(b)->castling;
-            board_make_move(b, m);
-            if (move_kind(m) == MOVE_NORMAL && board_state(b)->castling == rights
-                && board_state(b)->ep_square == NO_SQUARE) {
-                cr_assert_eq(predicted, board_key(b), "%s: move %04x", suite[i].fen, m);
-                checked++;
-            }
-            board_unmake_move(b);
-        }
-        free(b);
-    }
-    free(suite);
+    int checked = 0;
+    for_each_suite_move("perft.epd", check_key_after, &checked);
     cr_assert_gt(checked, 1000);
 }

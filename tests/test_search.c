@@ -228,27 +228,23 @@ Test(search, transposition_table_round_trip_and_mate_adjustment)
     cr_expect_eq(tt_hashfull(), 0);
 }
 
-/* Pruning decisions use move_gives_check before the move is played: it must
- * match what playing the move shows, for every move of the suite. */
+/* Pruning decisions use move_gives_check (or its quick form) before the
+ * move is played: it must match what playing the move shows, for every
+ * move of the suite. */
+static void check_gives_check(Board *b, Move m, const char *fen, void *context)
+{
+    (void)context;
+    bool predicted = move_gives_check(b, m);
+    CheckInfo ci;
+    check_info_init(b, &ci);
+    bool quick = move_gives_check_quick(b, &ci, m);
+    board_make_move(b, m);
+    cr_assert_eq(predicted, board_in_check(b), "%s: move %04x", fen, m);
+    cr_assert_eq(quick, board_in_check(b), "quick: %s: move %04x", fen, m);
+    board_unmake_move(b);
+}
+
 Test(search, gives_check_matches_playing_the_move)
 {
-    int count;
-    EpdEntry *suite = epd_load("perft.epd", &count);
-    for (int i = 0; i < count; i++) {
-        Board *b = board_from_fen(suite[i].fen);
-        MoveList list;
-        generate_legal(b, &list);
-        for (int k = 0; k < list.count; k++) {
-            bool predicted = move_gives_check(b, list.moves[k]);
-            CheckInfo ci;
-            check_info_init(b, &ci);
-            bool quick = move_gives_check_quick(b, &ci, list.moves[k]);
-            board_make_move(b, list.moves[k]);
-            cr_assert_eq(predicted, board_in_check(b), "%s: move %04x", suite[i].fen, list.moves[k]);
-            cr_assert_eq(quick, board_in_check(b), "quick: %s: move %04x", suite[i].fen, list.moves[k]);
-            board_unmake_move(b);
-        }
-        free(b);
-    }
-    free(suite);
+    cr_assert_gt(for_each_suite_move("perft.epd", check_gives_check, NULL), 1000);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "movegen.h"
 #include "notation.h"
 
 bool test_light(void)
@@ -128,4 +129,20 @@ ReportHook(PRE_ALL)(struct criterion_test_set *tests)
     (void)tests;
     if (__lsan_disable)
         __lsan_disable();
+}
+
+int for_each_suite_move(const char *file, SuiteMoveCheck check, void *context)
+{
+    int count, visited = 0;
+    EpdEntry *suite = epd_load(file, &count);
+    for (int i = 0; i < count; i++) {
+        Board *b = board_from_fen(suite[i].fen);
+        MoveList list;
+        generate_legal(b, &list);
+        for (int k = 0; k < list.count; k++, visited++)
+            check(b, list.moves[k], suite[i].fen, context);
+        free(b);
+    }
+    free(suite);
+    return visited;
 }
