@@ -838,5 +838,6 @@ int xboard_loop(const char *first_line)
     }
     cancel_search();
     xbpgn_finish(NULL, NULL, xb.engine_color);
+    xbpgn_free();
     return 0;
 }

@@ -72,3 +72,9 @@ void xbpgn_finish(const char *result, const char *reason, Color engine_color)
     if (!gamelog_append_to_file(&pgn.log, path, error, sizeof error))
         out_line("# PGNLog: %s", error);
 }
+
+void xbpgn_free(void)
+{
+    gamelog_free(&pgn.log);
+    pgn.active = false;
+}

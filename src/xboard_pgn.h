@@ -23,3 +23,5 @@ void xbpgn_opponent(const char *name);
  * "*" or NULL when unknown), `reason` the comment or NULL; the engine
  * played `engine_color`. Writes the game if it is one to keep. */
 void xbpgn_finish(const char *result, const char *reason, Color engine_color);
+/* Releases the record at the end of the session. */
+void xbpgn_free(void);
