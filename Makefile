@@ -25,17 +25,18 @@ FUZZ_SECONDS ?= 60
 
 NATIVE  := $(shell $(CC) -march=native -E -x c /dev/null >/dev/null 2>&1 && echo -march=native)
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CFLAGS_COMMON := -std=gnu11 $(WARN) -pthread
+CFLAGS_COMMON := -std=gnu11 $(WARN) -pthread -Isrc
 RELEASE_CFLAGS := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto=auto $(NATIVE)
 DEBUG_CFLAGS   := $(CFLAGS_COMMON) -O1 -g
 SANITIZE_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(NATIVE)
 TSAN_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=thread
 LDLIBS  := -lm -pthread
 
-SOURCES := $(wildcard src/*.c)
+# The core is flat in src/; self-contained families have folders (README: source map).
+SOURCES := $(wildcard src/*.c src/*/*.c)
 LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
-HEADERS := $(wildcard src/*.h) $(wildcard tests/*.h)
+HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
 .PHONY: all run debug test test-deps unit-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
@@ -56,10 +57,10 @@ $(BUILD)/tsan/%.o: src/%.c $(HEADERS)
 	$(CC) $(TSAN_CFLAGS) -c $< -o $@
 $(BUILD)/release/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(RELEASE_CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(RELEASE_CFLAGS) -c $< -o $@
 $(BUILD)/sanitize/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SANITIZE_CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(SANITIZE_CFLAGS) -c $< -o $@
 
 objects = $(patsubst src/%.c,$(BUILD)/$(1)/%.o,$(2))
 test_objects = $(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$(TEST_SOURCES))

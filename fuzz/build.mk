@@ -12,13 +12,13 @@ OUT     := $(BUILD)/fuzz
 
 TARGETS := fen move pgn book uci cecp epd
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-FLAGS   := -std=gnu11 $(WARN) -pthread -O1 -g -fno-omit-frame-pointer \
+FLAGS   := -std=gnu11 $(WARN) -pthread -Isrc -O1 -g -fno-omit-frame-pointer \
            -fsanitize=address,undefined -fno-sanitize-recover=all
 LIBS    := -lm -pthread -Wl,--wrap=fopen
 
-LIB_SOURCES := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SOURCES := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
 LIB_OBJECTS := $(patsubst src/%.c,$(OUT)/obj/%.o,$(LIB_SOURCES)) $(OUT)/obj/harness/fuzz_common.o
-HEADERS     := $(wildcard src/*.h) fuzz/fuzz_common.h
+HEADERS     := $(wildcard src/*.h src/*/*.h) fuzz/fuzz_common.h
 
 # Keep the objects (make would delete them as intermediate files).
 .SECONDARY:
@@ -37,7 +37,7 @@ $(OUT)/obj/%.o: src/%.c $(HEADERS)
 
 $(OUT)/obj/harness/%.o: fuzz/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FLAGS) -fsanitize=fuzzer-no-link -Isrc -c $< -o $@
+	$(FUZZ_CC) $(FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(OUT)/fuzz_%: $(OUT)/obj/harness/fuzz_%.o $(LIB_OBJECTS)
 	$(FUZZ_CC) $(FLAGS) -fsanitize=fuzzer $^ -o $@ $(LIBS)

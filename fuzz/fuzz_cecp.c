@@ -23,7 +23,7 @@
 #include "fuzz_common.h"
 #include "options.h"
 #include "tokens.h"
-#include "xboard.h"
+#include "protocol/xboard.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "book.h"
+#include "games/book.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
-#include "polyglot.h"
+#include "games/polyglot.h"
 #include "tokens.h"
 
 void fuzz_fail(const char *what, const char *file, int line)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "board.h"
-#include "epd.h"
+#include "tools/epd.h"
 #include "fuzz_common.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

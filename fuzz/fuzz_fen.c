@@ -11,7 +11,7 @@
 #include "eval.h"
 #include "fuzz_common.h"
 #include "movegen.h"
-#include "polyglot.h"
+#include "games/polyglot.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

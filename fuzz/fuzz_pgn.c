@@ -11,7 +11,7 @@
 #include "board.h"
 #include "fuzz_common.h"
 #include "movegen.h"
-#include "pgn.h"
+#include "games/pgn.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

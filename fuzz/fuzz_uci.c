@@ -17,7 +17,7 @@
 #include "fuzz_common.h"
 #include "options.h"
 #include "tokens.h"
-#include "uci.h"
+#include "protocol/uci.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book.h"
+#include "games/book.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"

@@ -4,20 +4,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "tools/bench.h"
 #include "board.h"
-#include "book.h"
-#include "console.h"
+#include "games/book.h"
+#include "protocol/console.h"
 #include "engine.h"
-#include "epd.h"
+#include "tools/epd.h"
 #include "eval.h"
-#include "lab.h"
+#include "tools/lab.h"
 #include "options.h"
 #include "perft.h"
 #include "tokens.h"
-#include "tune.h"
-#include "uci.h"
-#include "xboard.h"
+#include "tools/tune.h"
+#include "protocol/uci.h"
+#include "protocol/xboard.h"
 
 static void usage(void)
 {

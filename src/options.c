@@ -7,9 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "book.h"
+#include "games/book.h"
 #include "engine.h"
-#include "output.h"
+#include "protocol/output.h"
 #include "tokens.h"
 #include "tt.h"
 

@@ -6,13 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "book.h"
+#include "games/book.h"
 #include "engine.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
-#include "pgn.h"
-#include "polyglot.h"
+#include "games/pgn.h"
+#include "games/polyglot.h"
 #include "support.h"
 
 static void setup(void)
@@ -297,11 +297,11 @@ Test(book, default_book_is_built_from_the_master_games)
            s.games, s.bad_games, s.positions, s.entries, s.distinct_positions);
     cr_assert_eq(s.games, 12902);
     cr_assert_eq(s.bad_games, 0);
-    cr_assert_eq(book.count, book_default_count, "rebuild src/book_default.c (README: opening book)");
+    cr_assert_eq(book.count, book_default_count, "rebuild src/games/book_default.c (README: opening book)");
     for (size_t i = 0; i < book.count; i++) {
         const BookEntry *x = &book.entries[i], *y = &book_default_entries[i];
         cr_assert(x->key == y->key && x->move == y->move && x->weight == y->weight,
-                  "entry %zu differs: rebuild src/book_default.c", i);
+                  "entry %zu differs: rebuild src/games/book_default.c", i);
     }
     book_free(&book);
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gamelog.h"
+#include "games/gamelog.h"
 #include "movegen.h"
 #include "support.h"
 

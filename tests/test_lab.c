@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab.h"
-#include "lab_search.h"
-#include "lab_tree.h"
+#include "tools/lab.h"
+#include "tools/lab_search.h"
+#include "tools/lab_tree.h"
 #include "support.h"
 
 TestSuite(lab_tree, .timeout = 300);

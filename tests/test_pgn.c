@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "notation.h"
-#include "pgn.h"
+#include "games/pgn.h"
 #include "support.h"
 
 TestSuite(pgn, .init = chess_init, .timeout = 120);

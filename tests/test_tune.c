@@ -16,7 +16,7 @@
 #include "eval.h"
 #include "movegen.h"
 #include "support.h"
-#include "tune.h"
+#include "tools/tune.h"
 
 TestSuite(tune, .init = chess_init, .timeout = 300);
 

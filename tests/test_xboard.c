@@ -15,9 +15,9 @@
 #include "movegen.h"
 #include "options.h"
 #include "support.h"
-#include "xboard.h"
-#include "xboard_claims.h"
-#include "xboard_clock.h"
+#include "protocol/xboard.h"
+#include "protocol/xboard_claims.h"
+#include "protocol/xboard_clock.h"
 
 static void setup(void)
 {

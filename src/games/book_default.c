@@ -4,7 +4,7 @@
  * 12902 games, 7628 entries for 5877 positions.
  *
  * Polyglot entries: key, move code, weight, learn. */
-#include "book.h"
+#include "games/book.h"
 
 const BookEntry book_default_entries[] = {
     { 0x000bcea950e8fa2aULL, 0x051b, 7, 0 },

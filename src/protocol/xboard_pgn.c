@@ -1,12 +1,12 @@
 /* xboard_pgn.c — the PGNLog record of XBoard games. */
-#include "xboard_pgn.h"
+#include "protocol/xboard_pgn.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "gamelog.h"
+#include "games/gamelog.h"
 #include "options.h"
-#include "output.h"
+#include "protocol/output.h"
 
 static struct {
     GameLog log;

@@ -1,5 +1,5 @@
 /* output.c — locked, flushed line output and the protocol trace. */
-#include "output.h"
+#include "protocol/output.h"
 
 #include <pthread.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* lab_tree.c — synthetic game trees made on demand from (seed, heap number). */
-#include "lab_tree.h"
+#include "tools/lab_tree.h"
 
 #include <stddef.h>
 

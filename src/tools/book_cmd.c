@@ -6,11 +6,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "book.h"
+#include "games/book.h"
 #include "movegen.h"
 #include "notation.h"
-#include "pgn.h"
-#include "polyglot.h"
+#include "games/pgn.h"
+#include "games/polyglot.h"
 #include "tokens.h"
 
 static void book_usage(void)

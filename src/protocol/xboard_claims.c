@@ -1,5 +1,5 @@
 /* xboard_claims.c — true result claims, by the laws and by XBoard. */
-#include "xboard_claims.h"
+#include "protocol/xboard_claims.h"
 
 #include <string.h>
 

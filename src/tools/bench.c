@@ -1,5 +1,5 @@
 /* bench.c — the bench signature and search statistics. */
-#include "bench.h"
+#include "tools/bench.h"
 
 #include <math.h>
 #include <stdio.h>

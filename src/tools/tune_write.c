@@ -6,7 +6,7 @@
  * the text reads back as exactly WEIGHT_COUNT values. Tables with one entry
  * per piece type name their entries ([PAWN] = ...), as evalweights.c does.
  */
-#include "tune.h"
+#include "tools/tune.h"
 
 static const char *const PIECE_NAMES[PIECE_TYPE_NB] = { "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING" };
 

@@ -1,5 +1,5 @@
 /* xboard.c — the XBoard / WinBoard (CECP v2) front end. */
-#include "xboard.h"
+#include "protocol/xboard.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -12,18 +12,18 @@
 #include <strings.h>
 
 #include "engine.h"
-#include "inbox.h"
+#include "protocol/inbox.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
-#include "output.h"
+#include "protocol/output.h"
 #include "score.h"
 #include "timer.h"
 #include "tokens.h"
 #include "tt.h"
-#include "xboard_claims.h"
-#include "xboard_clock.h"
-#include "xboard_pgn.h"
+#include "protocol/xboard_claims.h"
+#include "protocol/xboard_clock.h"
+#include "protocol/xboard_pgn.h"
 
 #define ENGINE_NAME "bachess"
 

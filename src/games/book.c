@@ -1,5 +1,5 @@
 /* book.c — Polyglot books: loading with checks, probing, building, writing. */
-#include "book.h"
+#include "games/book.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,8 +9,8 @@
 
 #include "movegen.h"
 #include "options.h"
-#include "pgn.h"
-#include "polyglot.h"
+#include "games/pgn.h"
+#include "games/polyglot.h"
 #include "timer.h"
 
 enum { ENTRY_SIZE = 16 };

@@ -1,5 +1,5 @@
 /* pgn.c — a streaming PGN reader and an export-format writer. */
-#include "pgn.h"
+#include "games/pgn.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 
 #include "movegen.h"
 #include "notation.h"
-#include "pgn_text.h"
+#include "games/pgn_text.h"
 
 enum { BUFFER_SIZE = 1 << 16 };
 

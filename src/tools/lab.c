@@ -1,11 +1,11 @@
 /* lab.c — `bachess lab`: the algorithms of lab_search.c measured on uniform trees. */
-#include "lab.h"
+#include "tools/lab.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab_search.h"
-#include "lab_tree.h"
+#include "tools/lab_search.h"
+#include "tools/lab_tree.h"
 #include "timer.h"
 
 enum { BRANCHING_NB = 5, MIN_DEPTH = 2 };

@@ -1,5 +1,5 @@
 /* gamelog.c — a game's record and its PGN text. */
-#include "gamelog.h"
+#include "games/gamelog.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "movegen.h"
-#include "pgn_text.h"
+#include "games/pgn_text.h"
 
 static const char *const ROSTER[] = { "Event", "Site", "Date", "Round", "White", "Black", "Result" };
 enum { ROSTER_SIZE = 7, RESULT_TAG = 6 };

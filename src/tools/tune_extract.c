@@ -8,13 +8,13 @@
  * capture that wins material by static exchange (what a quiescence search
  * would have played).
  */
-#include "tune.h"
+#include "tools/tune.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "movegen.h"
-#include "pgn.h"
+#include "games/pgn.h"
 #include "see.h"
 
 bool tune_position_is_quiet(const Board *b)

@@ -1,5 +1,5 @@
 /* uci.c — the UCI front end. */
-#include "uci.h"
+#include "protocol/uci.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "engine.h"
-#include "gamelog.h"
+#include "games/gamelog.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
-#include "output.h"
+#include "protocol/output.h"
 #include "score.h"
 #include "tokens.h"
 #include "tt.h"

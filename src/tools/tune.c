@@ -1,6 +1,6 @@
 /* tune.c — the tuner's data set, its linear model of the evaluation, the
  * error and its gradient, the fit of K and the Adam optimiser (see tune.h). */
-#include "tune.h"
+#include "tools/tune.h"
 
 #include <math.h>
 #include <stdlib.h>

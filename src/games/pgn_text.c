@@ -1,5 +1,5 @@
 /* pgn_text.c — tag quoting and movetext line breaking (see pgn_text.h). */
-#include "pgn_text.h"
+#include "games/pgn_text.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* xboard_clock.c — CECP time controls: parsing and conversion to limits. */
-#include "xboard_clock.h"
+#include "protocol/xboard_clock.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* lab_search.c — minimax, alpha-beta, NegaScout, PVS and MTD(f) with counters. */
-#include "lab_search.h"
+#include "tools/lab_search.h"
 
 #include <stdio.h>
 #include <stdlib.h>

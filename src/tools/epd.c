@@ -1,5 +1,5 @@
 /* epd.c — the EPD test-suite runner. */
-#include "epd.h"
+#include "tools/epd.h"
 
 #include <inttypes.h>
 #include <stdio.h>

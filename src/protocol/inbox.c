@@ -1,5 +1,5 @@
 /* inbox.c — the front end's event queue and the stdin reader thread. */
-#include "inbox.h"
+#include "protocol/inbox.h"
 
 #include <pthread.h>
 #include <stdlib.h>

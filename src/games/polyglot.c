@@ -1,5 +1,5 @@
 /* polyglot.c — Polyglot book keys and move codes. */
-#include "polyglot.h"
+#include "games/polyglot.h"
 
 #include <stdio.h>
 #include <stdlib.h>

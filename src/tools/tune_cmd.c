@@ -7,7 +7,7 @@
 #include "eval.h"
 #include "timer.h"
 #include "tokens.h"
-#include "tune.h"
+#include "tools/tune.h"
 
 static void tune_usage(void)
 {

@@ -1,5 +1,5 @@
 /* console.c — chess at a terminal: the board, moves, commands, game end. */
-#include "console.h"
+#include "protocol/console.h"
 
 #include <ctype.h>
 #include <poll.h>
@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "engine.h"
-#include "gamelog.h"
+#include "games/gamelog.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
-#include "output.h"
+#include "protocol/output.h"
 #include "score.h"
 #include "tokens.h"
 #include "tt.h"

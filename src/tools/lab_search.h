@@ -38,7 +38,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lab_tree.h"
+#include "tools/lab_tree.h"
 
 enum { LAB_INF = 1 << 30 }; /* beyond every leaf value; safe to negate and to add 1 */
 
