@@ -27,7 +27,7 @@ static Key *keys;
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    chess_init();
+    board_init();
     boards = calloc((size_t)FUZZ_FEN_COUNT, sizeof *boards);
     keys = calloc((size_t)FUZZ_FEN_COUNT, sizeof *keys);
     FUZZ_CHECK(boards && keys);

@@ -34,7 +34,7 @@ enum { SETTLE_POLLS = 100, SETTLE_US = 20, ASSIGNMENT_SIZE = 512 };
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    chess_init();
+    board_init();
     options_init();
     engine_init();
     fuzz_quiet_stdout();

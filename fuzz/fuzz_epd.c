@@ -18,7 +18,7 @@ static Board board, check;
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    chess_init();
+    board_init();
     return 0;
 }
 

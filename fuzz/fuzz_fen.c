@@ -24,7 +24,7 @@ static PawnTable *pawns;
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    chess_init();
+    board_init();
     pawns = pawn_table_create();
     return 0;
 }

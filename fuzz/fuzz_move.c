@@ -25,7 +25,7 @@ static Board *boards;
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    chess_init();
+    board_init();
     boards = calloc((size_t)FUZZ_FEN_COUNT, sizeof *boards);
     FUZZ_CHECK(boards != NULL);
     for (int i = 0; i < FUZZ_FEN_COUNT; i++) {

@@ -23,7 +23,7 @@ static Board board, reread;
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    chess_init();
+    board_init();
     return 0;
 }
 

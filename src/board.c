@@ -14,7 +14,7 @@ static const char PIECE_LETTERS[] = "PNBRQKpnbrqk";
 /* castling_keep[s]: the rights that survive a move from or to square s. */
 static uint8_t castling_keep[SQUARE_NB];
 
-void chess_init(void)
+void board_init(void)
 {
     bitboard_init();
     attacks_init();

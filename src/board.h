@@ -48,7 +48,7 @@ typedef struct {
 #define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 /* Fills every start-up table (geometry, attacks, keys). Call once. */
-void chess_init(void);
+void board_init(void);
 
 /* Parses a FEN. On success the board is replaced and true returned; on any
  * error the board is left untouched and `error` says what is wrong. */

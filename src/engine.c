@@ -77,7 +77,7 @@ bool engine_set_threads(int count)
         fresh[i]->id = i;
         fresh[i]->shared = &engine.shared;
         if (i >= engine.thread_count)
-            thread_clear(fresh[i]);
+            search_clear_thread(fresh[i]);
     }
     for (int i = count; i < engine.thread_count; i++)
         free(engine.threads[i]);
@@ -98,7 +98,7 @@ void engine_new_game(void)
     engine_wait();
     tt_clear();
     for (int i = 0; i < engine.thread_count; i++)
-        thread_clear(engine.threads[i]);
+        search_clear_thread(engine.threads[i]);
 }
 
 bool engine_set_position(const char *fen, char *const *moves, int move_count, char *error, size_t error_size)

@@ -58,7 +58,7 @@ static int run_engine(void)
 
 int main(int argc, char **argv)
 {
-    chess_init();
+    board_init();
     if (argc > 1 && (strcmp(argv[1], "perft") == 0 || strcmp(argv[1], "divide") == 0))
         return perft_command(argc - 2, argv + 2, strcmp(argv[1], "divide") == 0);
     if (argc > 1 && strcmp(argv[1], "eval") == 0)

@@ -63,7 +63,7 @@ void search_init(void)
             lmr_table[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
 }
 
-void thread_clear(Thread *t)
+void search_clear_thread(Thread *t)
 {
     memset(&t->history, 0, sizeof t->history);
     pawn_table_clear(&t->pawns);

@@ -121,7 +121,7 @@ typedef struct SearchShared {
 
 void search_init(void);
 /* Clears a thread's learned tables (histories, pawn cache). */
-void thread_clear(Thread *t);
+void search_clear_thread(Thread *t);
 /* Runs iterative deepening on thread t until a limit or `stop`. */
 void search_iterate(Thread *t);
 uint64_t search_total_nodes(const SearchShared *shared);

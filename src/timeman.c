@@ -5,7 +5,7 @@
 
 #include "timer.h"
 
-void limits_init(SearchLimits *limits)
+void timeman_init_limits(SearchLimits *limits)
 {
     memset(limits, 0, sizeof *limits);
     limits->time[WHITE] = limits->time[BLACK] = -1;

@@ -28,7 +28,7 @@ typedef struct {
     int64_t soft, hard; /* milliseconds after start; <0: unlimited */
 } TimeBudget;
 
-void limits_init(SearchLimits *limits);
+void timeman_init_limits(SearchLimits *limits);
 void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int game_ply, int move_overhead);
 /* Should the deepening loop stop after an iteration? `instability` counts
  * recent best-move changes; `elapsed` is the time used so far. */

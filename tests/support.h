@@ -5,7 +5,7 @@
  * small seeded random generator so that random playouts repeat exactly.
  *
  * Criterion runs every test in its own process, so each test file declares
- * its suite with `.init = chess_init` and the tables are filled once per test.
+ * its suite with `.init = board_init` and the tables are filled once per test.
  */
 #include <stdbool.h>
 #include <stddef.h>

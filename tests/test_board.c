@@ -12,7 +12,7 @@
 #include "support.h"
 #include "zobrist.h"
 
-TestSuite(board, .init = chess_init);
+TestSuite(board, .init = board_init);
 
 /* ---- en passant oracle --------------------------------------------------- */
 

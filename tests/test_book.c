@@ -17,7 +17,7 @@
 
 static void setup(void)
 {
-    chess_init();
+    board_init();
     options_init();
     engine_init();
     book_seed(20240601);
@@ -416,7 +416,7 @@ Test(book, tiny_colliding_book_never_gives_an_illegal_move)
     for (int i = 0; i < TINY_POSITIONS; i += 12) {
         cr_assert(engine_set_position(tiny_fens[i], NULL, 0, error, sizeof error), "%s", error);
         SearchLimits limits;
-        limits_init(&limits);
+        timeman_init_limits(&limits);
         limits.move_time = 20;
         Move best = MOVE_NONE;
         engine_go(&limits, (SearchReport){ NULL, on_best, &best });
@@ -472,7 +472,7 @@ static Answer go(const char *moves, SearchLimits *limits, bool stop_at_once)
 static SearchLimits clock_limits(void)
 {
     SearchLimits l;
-    limits_init(&l);
+    timeman_init_limits(&l);
     l.time[WHITE] = l.time[BLACK] = 60000;
     return l;
 }
@@ -496,7 +496,7 @@ Test(book, engine_plays_varied_book_moves_under_a_clock)
     cr_assert_geq(kinds, 3, "first moves should vary");
     /* Deeper in a line too, and a move time counts as a clock. */
     SearchLimits mt;
-    limits_init(&mt);
+    timeman_init_limits(&mt);
     mt.move_time = 1000;
     Answer a = go("e2e4 c7c5 g1f3", &mt, false);
     cr_assert_eq(a.depth, 0);
@@ -518,11 +518,11 @@ Test(book, no_book_when_analysing_or_switched_off)
 {
     char error[256];
     SearchLimits depth;
-    limits_init(&depth);
+    timeman_init_limits(&depth);
     depth.depth = 2;
     cr_assert_geq(go("", &depth, false).depth, 1, "go depth searches");
     SearchLimits infinite;
-    limits_init(&infinite);
+    timeman_init_limits(&infinite);
     infinite.infinite = true;
     cr_assert_geq(go("", &infinite, true).depth, 1, "go infinite searches");
     SearchLimits ponder = clock_limits();

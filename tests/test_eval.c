@@ -18,7 +18,7 @@
 #include "support.h"
 #include "timer.h"
 
-TestSuite(eval, .init = chess_init, .timeout = 600);
+TestSuite(eval, .init = board_init, .timeout = 600);
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -11,7 +11,7 @@
 #include "movegen.h"
 #include "support.h"
 
-TestSuite(fen, .init = chess_init);
+TestSuite(fen, .init = board_init);
 
 /* A board in the middle of a game, so that "unchanged" covers history too. */
 static Board *board_mid_game(void)

@@ -10,7 +10,7 @@
 #include "notation.h"
 #include "support.h"
 
-TestSuite(gameend, .init = chess_init);
+TestSuite(gameend, .init = board_init);
 
 static void expect_status(const char *fen, const char *moves, GameStatus want)
 {

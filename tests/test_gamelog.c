@@ -14,7 +14,7 @@
 #include "movegen.h"
 #include "support.h"
 
-TestSuite(gamelog, .init = chess_init);
+TestSuite(gamelog, .init = board_init);
 
 static void start(GameLog *g, const char *fen)
 {

@@ -17,7 +17,7 @@
 #include "notation.h"
 #include "support.h"
 
-TestSuite(notation, .init = chess_init);
+TestSuite(notation, .init = board_init);
 
 /* ---- every legal move, both notations ------------------------------------- */
 

@@ -29,8 +29,8 @@
 #include "perft.h"
 #include "support.h"
 
-TestSuite(perft, .init = chess_init);
-TestSuite(movegen, .init = chess_init);
+TestSuite(perft, .init = board_init);
+TestSuite(movegen, .init = board_init);
 
 enum { PERFT_DEPTH = 5, PERFT_LIGHT_DEPTH = 4, MARCEL_DEPTH = 4, MARCEL_LIGHT_DEPTH = 3 };
 enum { PERFT_CHUNKS = 4, MARCEL_CHUNKS = 12 };

@@ -9,7 +9,7 @@
 #include "games/pgn.h"
 #include "support.h"
 
-TestSuite(pgn, .init = chess_init, .timeout = 120);
+TestSuite(pgn, .init = board_init, .timeout = 120);
 
 /* Reads all games of `text`; returns how many were good, fills `errors`. */
 typedef struct {

@@ -14,7 +14,7 @@
 
 static void setup(void)
 {
-    chess_init();
+    board_init();
     options_init();
     engine_init();
 }
@@ -64,7 +64,7 @@ static Outcome run_search(const char *fen, const char *moves, SearchLimits *limi
 static Outcome search_depth(const char *fen, int depth)
 {
     SearchLimits limits;
-    limits_init(&limits);
+    timeman_init_limits(&limits);
     limits.depth = depth;
     engine_new_game();
     return run_search(fen, NULL, &limits);
@@ -104,7 +104,7 @@ Test(search, algorithms_agree_without_pruning)
 Test(search, finds_mate_in_two_and_reports_it)
 {
     SearchLimits limits;
-    limits_init(&limits);
+    timeman_init_limits(&limits);
     limits.depth = 6;
     /* Back-rank mate in two: 1.Rd8+ Rxd8 2.Rxd8#. */
     Outcome m = run_search("r5k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", NULL, &limits);
@@ -117,7 +117,7 @@ Test(search, finds_mate_in_two_and_reports_it)
 Test(search, mated_side_scores_mate_against)
 {
     SearchLimits limits;
-    limits_init(&limits);
+    timeman_init_limits(&limits);
     limits.depth = 4;
     /* Black's only move Kg8 is answered by Ra8#. */
     Outcome o = run_search("7k/8/6K1/8/8/8/8/R7 b - - 0 1", NULL, &limits);
@@ -127,7 +127,7 @@ Test(search, mated_side_scores_mate_against)
 Test(search, stalemate_and_draws_score_zero)
 {
     SearchLimits limits;
-    limits_init(&limits);
+    timeman_init_limits(&limits);
     limits.depth = 6;
     Outcome o = run_search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", NULL, &limits); /* stalemate */
     cr_assert_eq(o.best, MOVE_NONE);
@@ -138,7 +138,7 @@ Test(search, stalemate_and_draws_score_zero)
 Test(search, same_node_limit_gives_same_result)
 {
     SearchLimits limits;
-    limits_init(&limits);
+    timeman_init_limits(&limits);
     limits.nodes = 200000;
     engine_new_game();
     Outcome a = run_search(START_FEN, "e2e4 c7c5", &limits);
@@ -153,7 +153,7 @@ Test(search, same_node_limit_gives_same_result)
 Test(search, single_legal_move_is_played_at_once)
 {
     SearchLimits limits;
-    limits_init(&limits);
+    timeman_init_limits(&limits);
     limits.time[WHITE] = limits.time[BLACK] = 60000;
     Outcome o = run_search("k7/8/8/8/8/8/1q6/K7 w - - 0 1", NULL, &limits);
     char text[MOVE_TEXT_SIZE];

@@ -18,7 +18,7 @@
 #include "support.h"
 #include "tools/tune.h"
 
-TestSuite(tune, .init = chess_init, .timeout = 300);
+TestSuite(tune, .init = board_init, .timeout = 300);
 
 /* ---- helpers ------------------------------------------------------------ */
 

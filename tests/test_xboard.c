@@ -21,22 +21,22 @@
 
 static void setup(void)
 {
-    chess_init();
+    board_init();
     options_init();
 }
 
 TestSuite(xboard_clock, .init = setup);
 
-static bool level(XbClock *c, const char *mps, const char *base, const char *inc)
+static bool level(XboardClock *c, const char *mps, const char *base, const char *inc)
 {
     char why[128];
-    return xbclock_level(c, mps, base, inc, why, sizeof why);
+    return xboard_clock_level(c, mps, base, inc, why, sizeof why);
 }
 
 Test(xboard_clock, level_reads_minutes_seconds_and_fractions)
 {
-    XbClock c;
-    xbclock_init(&c);
+    XboardClock c;
+    xboard_clock_init(&c);
     cr_assert(level(&c, "40", "0:30", "0"));
     cr_expect_eq(c.mps, 40);
     cr_expect_eq(c.base_ms, 30000);
@@ -55,8 +55,8 @@ Test(xboard_clock, level_reads_minutes_seconds_and_fractions)
 
 Test(xboard_clock, level_refuses_nonsense_and_keeps_the_old_control)
 {
-    XbClock c;
-    xbclock_init(&c);
+    XboardClock c;
+    xboard_clock_init(&c);
     cr_assert(level(&c, "40", "5", "0"));
     const char *bad[][3] = { { "0", "0", "0" }, { "-1", "5", "0" }, { "40", "-5", "0" }, { "40", "5", "-1" },
                              { "x", "5", "0" }, { "40", "nan", "0" }, { "40", "inf", "0" }, { "40", "5", "1e999" },
@@ -64,83 +64,83 @@ Test(xboard_clock, level_refuses_nonsense_and_keeps_the_old_control)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         cr_expect(!level(&c, bad[i][0], bad[i][1], bad[i][2]), "level %s %s %s", bad[i][0], bad[i][1], bad[i][2]);
     char why[128];
-    cr_expect(!xbclock_level(&c, "40", NULL, NULL, why, sizeof why));
+    cr_expect(!xboard_clock_level(&c, "40", NULL, NULL, why, sizeof why));
     cr_expect_eq(c.mps, 40);
     cr_expect_eq(c.base_ms, 300000);
 }
 
 Test(xboard_clock, st_sd_nps_time_units)
 {
-    XbClock c;
+    XboardClock c;
     char why[128];
-    xbclock_init(&c);
-    cr_assert(xbclock_st(&c, "5", why, sizeof why));
+    xboard_clock_init(&c);
+    cr_assert(xboard_clock_st(&c, "5", why, sizeof why));
     cr_expect_eq(c.st_ms, 5000, "st is seconds");
-    cr_expect(!xbclock_st(&c, "0", why, sizeof why));
-    cr_expect(!xbclock_st(&c, "-1", why, sizeof why));
-    cr_assert(xbclock_sd(&c, "3", why, sizeof why));
+    cr_expect(!xboard_clock_st(&c, "0", why, sizeof why));
+    cr_expect(!xboard_clock_st(&c, "-1", why, sizeof why));
+    cr_assert(xboard_clock_sd(&c, "3", why, sizeof why));
     cr_expect_eq(c.sd, 3);
-    cr_assert(xbclock_sd(&c, "5000", why, sizeof why));
+    cr_assert(xboard_clock_sd(&c, "5000", why, sizeof why));
     cr_expect_lt(c.sd, MAX_PLY);
-    cr_expect(!xbclock_sd(&c, "0", why, sizeof why));
-    cr_assert(xbclock_nps(&c, "1000", why, sizeof why));
+    cr_expect(!xboard_clock_sd(&c, "0", why, sizeof why));
+    cr_assert(xboard_clock_nps(&c, "1000", why, sizeof why));
     cr_expect_eq(c.nps, 1000);
-    cr_expect(!xbclock_nps(&c, "-5", why, sizeof why));
-    cr_assert(xbclock_time(&c, true, "1000", why, sizeof why));
+    cr_expect(!xboard_clock_nps(&c, "-5", why, sizeof why));
+    cr_assert(xboard_clock_time(&c, true, "1000", why, sizeof why));
     cr_expect_eq(c.own_ms, 10000, "time is centiseconds");
-    cr_assert(xbclock_time(&c, false, "250", why, sizeof why));
+    cr_assert(xboard_clock_time(&c, false, "250", why, sizeof why));
     cr_expect_eq(c.opp_ms, 2500);
-    cr_expect(!xbclock_time(&c, true, "-5", why, sizeof why));
+    cr_expect(!xboard_clock_time(&c, true, "-5", why, sizeof why));
     cr_expect_eq(c.own_ms, 0, "a negative clock counts as empty");
-    cr_expect(!xbclock_time(&c, true, "12abc", why, sizeof why));
-    xbclock_new_game(&c);
+    cr_expect(!xboard_clock_time(&c, true, "12abc", why, sizeof why));
+    xboard_clock_new_game(&c);
     cr_expect_eq(c.sd, 0, "new forgets sd");
     cr_expect_eq(c.nps, 0, "new forgets nps");
 }
 
 Test(xboard_clock, limits_for_the_side_to_move)
 {
-    XbClock c;
+    XboardClock c;
     char why[128];
-    xbclock_init(&c);
+    xboard_clock_init(&c);
     cr_assert(level(&c, "40", "5", "2"));
-    cr_assert(xbclock_time(&c, true, "6000", why, sizeof why));
-    cr_assert(xbclock_time(&c, false, "4000", why, sizeof why));
+    cr_assert(xboard_clock_time(&c, true, "6000", why, sizeof why));
+    cr_assert(xboard_clock_time(&c, false, "4000", why, sizeof why));
     Board *b = board_from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     SearchLimits l;
-    xbclock_limits(&c, b, &l);
+    xboard_clock_limits(&c, b, &l);
     cr_expect_eq(l.time[BLACK], 60000, "the engine's clock belongs to the side to move");
     cr_expect_eq(l.time[WHITE], 40000);
     cr_expect_eq(l.inc[BLACK], 2000);
     cr_expect_eq(l.moves_to_go, 40);
     board_load(b, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 45");
-    xbclock_limits(&c, b, &l);
+    xboard_clock_limits(&c, b, &l);
     cr_expect_eq(l.moves_to_go, 36, "move 45 of a 40-move period: 36 to go");
-    cr_assert(xbclock_st(&c, "3", why, sizeof why));
-    cr_assert(xbclock_sd(&c, "7", why, sizeof why));
-    xbclock_limits(&c, b, &l);
+    cr_assert(xboard_clock_st(&c, "3", why, sizeof why));
+    cr_assert(xboard_clock_sd(&c, "7", why, sizeof why));
+    xboard_clock_limits(&c, b, &l);
     cr_expect_eq(l.move_time, 3000);
     cr_expect_eq(l.depth, 7);
     cr_expect_lt(l.time[BLACK], 0, "st replaces the clock");
-    cr_assert(xbclock_nps(&c, "1000", why, sizeof why));
-    xbclock_limits(&c, b, &l);
+    cr_assert(xboard_clock_nps(&c, "1000", why, sizeof why));
+    xboard_clock_limits(&c, b, &l);
     cr_expect_eq(l.nodes, 3000, "nps 1000 and st 3: 3000 nodes");
     cr_expect_eq(l.move_time, 0, "no wall-clock limit in nps mode");
-    cr_expect_eq(xbclock_shown_cs(1000, 3000, 12), 300, "time shown from nodes in nps mode");
-    cr_expect_eq(xbclock_shown_cs(0, 3000, 1234), 123);
+    cr_expect_eq(xboard_clock_shown_cs(1000, 3000, 12), 300, "time shown from nodes in nps mode");
+    cr_expect_eq(xboard_clock_shown_cs(0, 3000, 1234), 123);
     free(b);
 }
 
 Test(xboard_clock, own_clock_kept_between_time_commands)
 {
-    XbClock c;
-    xbclock_init(&c);
+    XboardClock c;
+    xboard_clock_init(&c);
     cr_assert(level(&c, "2", "1", "0.5"));
     Board *b = board_from_fen(START_FEN);
-    xbclock_spent(&c, b, 10000);
+    xboard_clock_spent(&c, b, 10000);
     cr_expect_eq(c.own_ms, 60000 - 10000 + 500);
     board_load(b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2");
-    xbclock_spent(&c, b, 500);
+    xboard_clock_spent(&c, b, 500);
     cr_expect_eq(c.own_ms, 50500 + 60000, "the second move of a 2-move period adds a new period");
     free(b);
 }

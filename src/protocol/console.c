@@ -275,7 +275,7 @@ static void on_bestmove(Move best, Move ponder, void *context)
 static Move think(Thought *t)
 {
     SearchLimits limits;
-    limits_init(&limits);
+    timeman_init_limits(&limits);
     limits.move_time = con.move_ms;
     limits.depth = con.depth;
     *t = (Thought){ .best = MOVE_NONE, .side = board()->side };

@@ -264,7 +264,7 @@ static void cmd_go(const Tokens *t)
 {
     finish_search("go");
     SearchLimits limits;
-    limits_init(&limits);
+    timeman_init_limits(&limits);
     const Board *b = engine_board();
     bool bad_limit = false;
     static const char *NUMERIC[] = { "wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate" };

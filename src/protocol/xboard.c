@@ -63,7 +63,7 @@ static struct {
     Activity activity;
     Move predicted;          /* pondering: the expected reply, played on the board */
     int64_t think_start;     /* when the engine's own clock started running */
-    XbClock clock;
+    XboardClock clock;
     bool own_score_valid;
     int own_score;           /* the score of the engine's last own move */
     int losing_moves;        /* own moves in a row below the resign threshold */
@@ -125,7 +125,7 @@ static void on_info(const SearchInfo *info, void *context)
         return;
     }
     int64_t nps_mode = atomic_load(&shown_nps);
-    int64_t cs = xbclock_shown_cs(nps_mode, info->nodes, info->time_ms);
+    int64_t cs = xboard_clock_shown_cs(nps_mode, info->nodes, info->time_ms);
     uint64_t nps = nps_mode > 0 ? (uint64_t)nps_mode : info->nodes * 1000 / (uint64_t)(info->time_ms > 0 ? info->time_ms : 1);
     /* Seldepth, nps and tbhits follow the nodes; a TAB must then precede the PV. */
     out_line("%d %d %lld %llu %d %llu 0\t%s", info->depth, cecp_score(info->score), (long long)cs,
@@ -187,7 +187,7 @@ static void think(void)
     if (xb.bad_position || claim_if_over())
         return;
     SearchLimits limits;
-    xbclock_limits(&xb.clock, engine_board(), &limits);
+    xboard_clock_limits(&xb.clock, engine_board(), &limits);
     start_search(THINKING, &limits, false);
 }
 
@@ -196,7 +196,7 @@ static void start_analysis(void)
     if (xb.bad_position)
         return;
     SearchLimits limits;
-    limits_init(&limits);
+    timeman_init_limits(&limits);
     limits.infinite = true;
     start_search(ANALYZING, &limits, false);
 }
@@ -220,10 +220,10 @@ static void start_ponder(Move predicted)
     xb.predicted = predicted;
     SearchLimits limits;
     if (predicted != MOVE_NONE) {
-        xbclock_limits(&xb.clock, engine_board(), &limits);
+        xboard_clock_limits(&xb.clock, engine_board(), &limits);
         limits.ponder = true;
     } else {
-        limits_init(&limits);
+        timeman_init_limits(&limits);
         limits.infinite = true;
     }
     start_search(PONDERING, &limits, predicted == MOVE_NONE);
@@ -263,7 +263,7 @@ static void finish_own_move(Move best, Move ponder)
         run_deferred();
         return;
     }
-    xbclock_spent(&xb.clock, engine_board(), thinking_time_ms());
+    xboard_clock_spent(&xb.clock, engine_board(), thinking_time_ms());
     if (should_resign()) {
         out_line("resign");
         xb.force = true;
@@ -273,7 +273,7 @@ static void finish_own_move(Move best, Move ponder)
     char text[MOVE_TEXT_SIZE];
     move_to_coordinate(best, text);
     engine_play_move(best);
-    xbpgn_move(best, true);
+    xboard_pgn_move(best, true);
     const char *claim = claim_game_end(engine_board());
     /* A draw this move makes claimable is offered before the move, so
      * that xboard can grant it without a race against the opponent. */
@@ -361,7 +361,7 @@ static bool is_predicted(const char *text)
 
 static void ponder_hit(void)
 {
-    xbpgn_move(xb.predicted, false); /* the expected move was played: it is real now */
+    xboard_pgn_move(xb.predicted, false); /* the expected move was played: it is real now */
     engine_ponderhit();
     xb.activity = THINKING;
     xb.predicted = MOVE_NONE;
@@ -384,7 +384,7 @@ static void user_move(const char *text)
         return;
     }
     engine_play_move(m);
-    xbpgn_move(m, false);
+    xboard_pgn_move(m, false);
     xb.hint = MOVE_NONE;
     if (xb.analyzing)
         start_analysis();
@@ -439,11 +439,11 @@ static void cmd_new(const Tokens *t)
     char error[128];
     engine_set_position(NULL, NULL, 0, error, sizeof error);
     engine_new_game();
-    xbpgn_finish(NULL, NULL, xb.engine_color); /* a game left without a result */
-    xbpgn_start(NULL);
+    xboard_pgn_finish(NULL, NULL, xb.engine_color); /* a game left without a result */
+    xboard_pgn_start(NULL);
     xb.force = false;
     xb.engine_color = BLACK;
-    xbclock_new_game(&xb.clock);
+    xboard_clock_new_game(&xb.clock);
     reset_game_state();
     if (xb.analyzing)
         start_analysis();
@@ -539,7 +539,7 @@ static void cmd_result(const Tokens *t)
         comment[len - 1] = '\0';
         memmove(comment, comment + 1, len - 1);
     }
-    xbpgn_finish(t->count > 1 ? t->words[1] : NULL, comment, xb.engine_color);
+    xboard_pgn_finish(t->count > 1 ? t->words[1] : NULL, comment, xb.engine_color);
 }
 
 static void cmd_setboard(const Tokens *t)
@@ -553,8 +553,8 @@ static void cmd_setboard(const Tokens *t)
         xb.bad_position = true;
         return;
     }
-    xbpgn_finish(NULL, NULL, xb.engine_color);
-    xbpgn_start(fen);
+    xboard_pgn_finish(NULL, NULL, xb.engine_color);
+    xboard_pgn_start(fen);
     reset_game_state();
     if (xb.analyzing)
         start_analysis();
@@ -569,7 +569,7 @@ static void cmd_undo(const Tokens *t)
     else {
         for (int i = 0; i < plies; i++) {
             engine_undo_move();
-            xbpgn_undo();
+            xboard_pgn_undo();
         }
         xb.hint = MOVE_NONE;
     }
@@ -715,15 +715,15 @@ static void cmd_clock(const Tokens *t)
     char why[128];
     bool ok;
     if (strcmp(w, "level") == 0)
-        ok = xbclock_level(&xb.clock, a1, t->count > 2 ? t->words[2] : NULL, t->count > 3 ? t->words[3] : NULL, why, sizeof why);
+        ok = xboard_clock_level(&xb.clock, a1, t->count > 2 ? t->words[2] : NULL, t->count > 3 ? t->words[3] : NULL, why, sizeof why);
     else if (strcmp(w, "st") == 0)
-        ok = xbclock_st(&xb.clock, a1, why, sizeof why);
+        ok = xboard_clock_st(&xb.clock, a1, why, sizeof why);
     else if (strcmp(w, "sd") == 0)
-        ok = xbclock_sd(&xb.clock, a1, why, sizeof why);
+        ok = xboard_clock_sd(&xb.clock, a1, why, sizeof why);
     else if (strcmp(w, "nps") == 0)
-        ok = xbclock_nps(&xb.clock, a1, why, sizeof why);
+        ok = xboard_clock_nps(&xb.clock, a1, why, sizeof why);
     else
-        ok = xbclock_time(&xb.clock, strcmp(w, "time") == 0, a1, why, sizeof why);
+        ok = xboard_clock_time(&xb.clock, strcmp(w, "time") == 0, a1, why, sizeof why);
     if (!ok)
         reply_error(why, t);
 }
@@ -734,7 +734,7 @@ static void cmd_name(const Tokens *t)
 {
     char name[128];
     tokens_join(t, 1, name, sizeof name);
-    xbpgn_opponent(name);
+    xboard_pgn_opponent(name);
 }
 
 typedef struct {
@@ -764,7 +764,7 @@ static void setup(void)
         return;
     xb.ready = true;
     xb.engine_color = BLACK;
-    xbclock_init(&xb.clock);
+    xboard_clock_init(&xb.clock);
 }
 
 static bool handle_line(char *line)
@@ -837,7 +837,7 @@ int xboard_loop(const char *first_line)
             run_deferred();
     }
     cancel_search();
-    xbpgn_finish(NULL, NULL, xb.engine_color);
-    xbpgn_free();
+    xboard_pgn_finish(NULL, NULL, xb.engine_color);
+    xboard_pgn_free();
     return 0;
 }

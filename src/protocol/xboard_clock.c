@@ -17,13 +17,13 @@ enum {
 static const double MAX_BASE_MINUTES = 365.0 * 24 * 60, MAX_INC_SECONDS = 24 * 3600.0, MAX_ST_SECONDS = 365.0 * 24 * 3600;
 static const int64_t MAX_NPS = 1000000000000LL, MAX_CLOCK_CS = 365LL * 24 * 3600 * 100;
 
-void xbclock_init(XbClock *c)
+void xboard_clock_init(XboardClock *c)
 {
-    *c = (XbClock){ .mps = DEFAULT_MPS, .base_ms = DEFAULT_BASE_MS };
+    *c = (XboardClock){ .mps = DEFAULT_MPS, .base_ms = DEFAULT_BASE_MS };
     c->own_ms = c->opp_ms = c->base_ms;
 }
 
-void xbclock_new_game(XbClock *c)
+void xboard_clock_new_game(XboardClock *c)
 {
     c->sd = 0;
     c->nps = 0;
@@ -69,7 +69,7 @@ static bool parse_base(const char *text, int64_t *ms)
     return true;
 }
 
-bool xbclock_level(XbClock *c, const char *mps_text, const char *base_text, const char *inc_text, char *why, size_t n)
+bool xboard_clock_level(XboardClock *c, const char *mps_text, const char *base_text, const char *inc_text, char *why, size_t n)
 {
     int64_t mps, base_ms;
     double inc;
@@ -94,7 +94,7 @@ bool xbclock_level(XbClock *c, const char *mps_text, const char *base_text, cons
     return true;
 }
 
-bool xbclock_st(XbClock *c, const char *text, char *why, size_t n)
+bool xboard_clock_st(XboardClock *c, const char *text, char *why, size_t n)
 {
     double seconds;
     const char *end;
@@ -106,7 +106,7 @@ bool xbclock_st(XbClock *c, const char *text, char *why, size_t n)
     return true;
 }
 
-bool xbclock_sd(XbClock *c, const char *text, char *why, size_t n)
+bool xboard_clock_sd(XboardClock *c, const char *text, char *why, size_t n)
 {
     int64_t depth;
     if (!parse_int64(text, &depth) || depth < 1 || depth > MAX_DEPTH_ASKED)
@@ -115,7 +115,7 @@ bool xbclock_sd(XbClock *c, const char *text, char *why, size_t n)
     return true;
 }
 
-bool xbclock_nps(XbClock *c, const char *text, char *why, size_t n)
+bool xboard_clock_nps(XboardClock *c, const char *text, char *why, size_t n)
 {
     int64_t rate;
     if (!parse_int64(text, &rate) || rate < 0 || rate > MAX_NPS)
@@ -124,7 +124,7 @@ bool xbclock_nps(XbClock *c, const char *text, char *why, size_t n)
     return true;
 }
 
-bool xbclock_time(XbClock *c, bool own, const char *text, char *why, size_t n)
+bool xboard_clock_time(XboardClock *c, bool own, const char *text, char *why, size_t n)
 {
     int64_t cs;
     if (!parse_int64(text, &cs))
@@ -138,7 +138,7 @@ bool xbclock_time(XbClock *c, bool own, const char *text, char *why, size_t n)
     return true;
 }
 
-int xbclock_moves_to_go(const XbClock *c, const Board *b)
+int xboard_clock_moves_to_go(const XboardClock *c, const Board *b)
 {
     if (c->mps <= 0)
         return 0;
@@ -148,7 +148,7 @@ int xbclock_moves_to_go(const XbClock *c, const Board *b)
 
 /* The node budget standing in for the time budget in nps mode: the soft
  * time the time manager would allow, converted at the given rate. */
-static uint64_t nps_node_budget(const XbClock *c, const SearchLimits *timed, const Board *b)
+static uint64_t nps_node_budget(const XboardClock *c, const SearchLimits *timed, const Board *b)
 {
     int64_t ms = c->st_ms;
     if (!ms) {
@@ -161,9 +161,9 @@ static uint64_t nps_node_budget(const XbClock *c, const SearchLimits *timed, con
     return nodes < 1 ? 1 : nodes > 1e18 ? (uint64_t)1e18 : (uint64_t)nodes;
 }
 
-void xbclock_limits(const XbClock *c, const Board *b, SearchLimits *limits)
+void xboard_clock_limits(const XboardClock *c, const Board *b, SearchLimits *limits)
 {
-    limits_init(limits);
+    timeman_init_limits(limits);
     Color us = b->side;
     limits->depth = c->sd;
     if (c->st_ms) {
@@ -172,27 +172,27 @@ void xbclock_limits(const XbClock *c, const Board *b, SearchLimits *limits)
         limits->time[us] = c->own_ms > 0 ? c->own_ms : 0;
         limits->time[color_flip(us)] = c->opp_ms > 0 ? c->opp_ms : 0;
         limits->inc[WHITE] = limits->inc[BLACK] = c->inc_ms;
-        limits->moves_to_go = xbclock_moves_to_go(c, b);
+        limits->moves_to_go = xboard_clock_moves_to_go(c, b);
     }
     if (c->nps > 0) {
         uint64_t nodes = nps_node_budget(c, limits, b);
         int depth = limits->depth;
-        limits_init(limits);
+        timeman_init_limits(limits);
         limits->depth = depth;
         limits->nodes = nodes;
     }
 }
 
-void xbclock_spent(XbClock *c, const Board *b, int64_t spent_ms)
+void xboard_clock_spent(XboardClock *c, const Board *b, int64_t spent_ms)
 {
     if (c->st_ms)
         return;
     c->own_ms += c->inc_ms - spent_ms;
-    if (c->mps > 0 && xbclock_moves_to_go(c, b) == 1)
+    if (c->mps > 0 && xboard_clock_moves_to_go(c, b) == 1)
         c->own_ms += c->base_ms;
 }
 
-int64_t xbclock_shown_cs(int64_t nps, uint64_t nodes, int64_t elapsed_ms)
+int64_t xboard_clock_shown_cs(int64_t nps, uint64_t nodes, int64_t elapsed_ms)
 {
     if (nps > 0)
         return (int64_t)((double)nodes * 100.0 / (double)nps);

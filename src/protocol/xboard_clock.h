@@ -6,7 +6,7 @@
  * CECP speaks in mixed units: `level MPS BASE INC` (BASE in minutes or
  * MIN:SEC, INC in seconds and possibly fractional), `st` seconds per move,
  * `sd` plies, `nps` nodes per second (time is then counted in nodes, not
- * on the wall clock), and `time`/`otim` in centiseconds. An XbClock holds
+ * on the wall clock), and `time`/`otim` in centiseconds. An XboardClock holds
  * the current control, the depth and node-rate limits, and both clocks as
  * the engine knows them: set by `time`/`otim` when the GUI sends them,
  * otherwise kept by the engine itself from its own thinking time.
@@ -29,36 +29,36 @@ typedef struct {
     int sd;                   /* depth limit in plies; 0: none */
     int64_t nps;              /* nodes per second standing in for time; 0: off */
     int64_t own_ms, opp_ms;   /* the engine's clock and its opponent's */
-} XbClock;
+} XboardClock;
 
 /* The state before any command: xboard's own default control (40 moves
  * in 5 minutes), no depth limit, no node rate, full clocks. */
-void xbclock_init(XbClock *c);
+void xboard_clock_init(XboardClock *c);
 /* What `new` asks for: the control stays (xboard sends it again anyway),
  * both clocks start a fresh game, and `sd` and `nps` are forgotten. */
-void xbclock_new_game(XbClock *c);
+void xboard_clock_new_game(XboardClock *c);
 
-bool xbclock_level(XbClock *c, const char *mps, const char *base, const char *inc, char *why, size_t why_size);
-bool xbclock_st(XbClock *c, const char *seconds, char *why, size_t why_size);
-bool xbclock_sd(XbClock *c, const char *plies, char *why, size_t why_size);
-bool xbclock_nps(XbClock *c, const char *rate, char *why, size_t why_size);
+bool xboard_clock_level(XboardClock *c, const char *mps, const char *base, const char *inc, char *why, size_t why_size);
+bool xboard_clock_st(XboardClock *c, const char *seconds, char *why, size_t why_size);
+bool xboard_clock_sd(XboardClock *c, const char *plies, char *why, size_t why_size);
+bool xboard_clock_nps(XboardClock *c, const char *rate, char *why, size_t why_size);
 /* `time` (own = true) or `otim`. A negative value is refused, but the
  * clock is still set to zero: the GUI says the time is gone. */
-bool xbclock_time(XbClock *c, bool own, const char *centiseconds, char *why, size_t why_size);
+bool xboard_clock_time(XboardClock *c, bool own, const char *centiseconds, char *why, size_t why_size);
 
 /* Moves left in the current period for the side to move of `b` (0 when
  * the control has no periods). */
-int xbclock_moves_to_go(const XbClock *c, const Board *b);
+int xboard_clock_moves_to_go(const XboardClock *c, const Board *b);
 
 /* Limits for the engine to move in `b` (its side to move). A ponder
  * search takes the same ones: they apply from the ponder hit on. */
-void xbclock_limits(const XbClock *c, const Board *b, SearchLimits *limits);
+void xboard_clock_limits(const XboardClock *c, const Board *b, SearchLimits *limits);
 
 /* After the engine's own move in `b` (before it is played): its clock
  * loses `spent_ms`, gains the increment, and a new period's time when
  * this move completes one. */
-void xbclock_spent(XbClock *c, const Board *b, int64_t spent_ms);
+void xboard_clock_spent(XboardClock *c, const Board *b, int64_t spent_ms);
 
 /* Thinking time as the GUI must see it: wall time, or nodes/nps in nps
  * mode. In centiseconds. */
-int64_t xbclock_shown_cs(int64_t nps, uint64_t nodes, int64_t elapsed_ms);
+int64_t xboard_clock_shown_cs(int64_t nps, uint64_t nodes, int64_t elapsed_ms);

@@ -15,14 +15,14 @@ static struct {
     char opponent[GAMELOG_TAG_VALUE];
 } pgn;
 
-void xbpgn_start(const char *fen)
+void xboard_pgn_start(const char *fen)
 {
     char error[128];
     pgn.active = gamelog_start(&pgn.log, fen, error, sizeof error);
     pgn.engine_moved = false;
 }
 
-void xbpgn_move(Move m, bool by_engine)
+void xboard_pgn_move(Move m, bool by_engine)
 {
     /* A move the log refuses means it lost track: stop recording. */
     if (pgn.active && !gamelog_add(&pgn.log, m))
@@ -30,13 +30,13 @@ void xbpgn_move(Move m, bool by_engine)
     pgn.engine_moved |= by_engine;
 }
 
-void xbpgn_undo(void)
+void xboard_pgn_undo(void)
 {
     if (pgn.active)
         gamelog_undo(&pgn.log);
 }
 
-void xbpgn_opponent(const char *name)
+void xboard_pgn_opponent(const char *name)
 {
     snprintf(pgn.opponent, sizeof pgn.opponent, "%s", name ? name : "");
 }
@@ -52,7 +52,7 @@ static GameResult result_from_text(const char *text)
     return strcmp(text, "1/2-1/2") == 0 ? RESULT_DRAW : RESULT_NONE;
 }
 
-void xbpgn_finish(const char *result, const char *reason, Color engine_color)
+void xboard_pgn_finish(const char *result, const char *reason, Color engine_color)
 {
     const char *path = option_text("PGNLog");
     bool keep = pgn.active && pgn.engine_moved && *path && strcmp(path, "<empty>") != 0;
@@ -73,7 +73,7 @@ void xbpgn_finish(const char *result, const char *reason, Color engine_color)
         out_line("# PGNLog: %s", error);
 }
 
-void xbpgn_free(void)
+void xboard_pgn_free(void)
 {
     gamelog_free(&pgn.log);
     pgn.active = false;

@@ -15,13 +15,13 @@
 
 #include "types.h"
 
-void xbpgn_start(const char *fen);                 /* NULL: the start position */
-void xbpgn_move(Move m, bool by_engine);
-void xbpgn_undo(void);
-void xbpgn_opponent(const char *name);
+void xboard_pgn_start(const char *fen);                 /* NULL: the start position */
+void xboard_pgn_move(Move m, bool by_engine);
+void xboard_pgn_undo(void);
+void xboard_pgn_opponent(const char *name);
 /* Ends the game: `result` as CECP writes it ("1-0", "0-1", "1/2-1/2",
  * "*" or NULL when unknown), `reason` the comment or NULL; the engine
  * played `engine_color`. Writes the game if it is one to keep. */
-void xbpgn_finish(const char *result, const char *reason, Color engine_color);
+void xboard_pgn_finish(const char *result, const char *reason, Color engine_color);
 /* Releases the record at the end of the session. */
-void xbpgn_free(void);
+void xboard_pgn_free(void);

@@ -106,7 +106,7 @@ int bench_command(int argc, char **argv)
         }
         BenchProgress progress = { .last_depth = 0 };
         SearchLimits limits;
-        limits_init(&limits);
+        timeman_init_limits(&limits);
         limits.depth = depth;
         engine_go(&limits, (SearchReport){ record_info, ignore_bestmove, &progress });
         engine_wait();

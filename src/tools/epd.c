@@ -155,7 +155,7 @@ int epd_command(int argc, char **argv)
 
         engine_new_game();
         SearchLimits limits;
-        limits_init(&limits);
+        timeman_init_limits(&limits);
         if (by_nodes)
             limits.nodes = (uint64_t)move_time;
         else
