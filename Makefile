@@ -38,7 +38,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug test test-deps unit-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug test build-deps test-deps unit-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -88,13 +88,17 @@ $(BUILD)/release/unit-tests: $(call objects,release,$(LIB_SOURCES)) $(call test_
 $(BUILD)/sanitize/unit-tests: $(call objects,sanitize,$(LIB_SOURCES)) $(call test_objects,sanitize)
 	$(CC) $(SANITIZE_CFLAGS) $^ -o $@ $(LDLIBS) -lcriterion
 
-run: $(EXE)
+run: build-deps
+	$(MAKE) --no-print-directory $(EXE)
 	./$(EXE)
 
 debug: bachess-debug
 
 # ---- tests ---------------------------------------------------------------
-test-deps:
+build-deps:
+	@scripts/install-build-deps.sh
+
+test-deps: build-deps
 	@scripts/install-test-deps.sh
 
 # The optimised build runs everything at full test depth; the sanitizer
