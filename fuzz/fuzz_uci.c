@@ -14,6 +14,7 @@
 
 #include "board.h"
 #include "engine.h"
+#include "protocol/frontend_options.h"
 #include "fuzz_common.h"
 #include "options.h"
 #include "tokens.h"
@@ -26,8 +27,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
     board_init();
-    options_init();
     engine_init();
+    frontend_register_options();
     fuzz_quiet_stdout();
     fuzz_write_sandbox_books();
     (void)fuzz_sandbox_path("games.pgn");

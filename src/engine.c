@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games/book.h"
+#include "engine_book.h"
+#include "engine_options.h"
 #include "movegen.h"
 #include "notation.h"
-#include "options.h"
 #include "timer.h"
 #include "score.h"
 #include "tt.h"
@@ -42,6 +42,7 @@ void engine_init(void)
     atomic_init(&engine.shared.clock_start, 0);
     tt_resize(16);
     engine_set_threads(1);
+    engine_register_options();
 }
 
 void engine_quit(void)
@@ -192,7 +193,7 @@ static Move find_ponder_move(Thread *t, Move best)
  * plays the candidate that looks best to it. The Elo scale is rough. */
 enum { ELO_MIN = 800, ELO_MAX = 2800, WEAK_CANDIDATES = 4 };
 
-static bool strength_limited(void) { return option_int("UCI_LimitStrength") != 0; }
+static bool strength_limited(void) { return engine_settings.limit_strength; }
 
 static uint64_t elo_node_limit(int elo)
 {
@@ -214,7 +215,7 @@ static int random_error(int elo)
 
 static Move weakened_choice(const Thread *t, Move best)
 {
-    int elo = (int)option_int("UCI_Elo"), lines = engine.shared.multipv;
+    int elo = engine_settings.elo, lines = engine.shared.multipv;
     if (lines > engine.shared.root_move_count)
         lines = engine.shared.root_move_count;
     int best_value = -SCORE_INFINITE;
@@ -345,15 +346,15 @@ void engine_go(const SearchLimits *limits, SearchReport report)
     engine.client = report;
     engine.last_pv_move = MOVE_NONE;
     collect_root_moves(limits);
-    s->multipv = (int)option_int("MultiPV");
+    s->multipv = engine_settings.multipv;
     if (strength_limited()) {
-        uint64_t cap = elo_node_limit((int)option_int("UCI_Elo"));
+        uint64_t cap = elo_node_limit(engine_settings.elo);
         if (!s->limits.nodes || s->limits.nodes > cap)
             s->limits.nodes = cap;
         if (s->multipv < WEAK_CANDIDATES)
             s->multipv = WEAK_CANDIDATES;
     }
-    timeman_init(&s->budget, limits, engine.game->side, engine.game->game_ply, option_move_overhead());
+    timeman_init(&s->budget, limits, engine.game->side, engine.game->game_ply, engine_settings.move_overhead_ms);
     /* A forced move is played at once when the clock is running. */
     if (s->root_move_count == 1 && !limits->infinite && !limits->ponder && s->budget.hard >= 0)
         s->limits.depth = 1;
@@ -370,7 +371,7 @@ void engine_go(const SearchLimits *limits, SearchReport report)
     }
     engine.searching = true;
     engine.thread_started = true;
-    book_move_to_play = book_engine_move(engine.game, limits);
+    book_move_to_play = engine_book_move(engine.game, limits);
     pthread_create(&engine.main_thread, NULL, book_move_to_play != MOVE_NONE ? book_main : search_main, NULL);
 }
 

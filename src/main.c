@@ -6,13 +6,13 @@
 
 #include "tools/bench.h"
 #include "board.h"
-#include "games/book.h"
+#include "tools/book_cmd.h"
 #include "protocol/console.h"
 #include "engine.h"
 #include "tools/epd.h"
 #include "eval.h"
 #include "tools/lab.h"
-#include "options.h"
+#include "protocol/frontend_options.h"
 #include "perft.h"
 #include "tokens.h"
 #include "tools/tune.h"
@@ -69,8 +69,8 @@ int main(int argc, char **argv)
         return book_command(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "tune") == 0)
         return tune_command(argc - 2, argv + 2);
-    options_init();
     engine_init();
+    frontend_register_options();
     int status;
     if (argc > 1 && strcmp(argv[1], "bench") == 0)
         status = bench_command(argc - 2, argv + 2);

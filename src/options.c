@@ -1,167 +1,65 @@
-/* options.c — the engine option table and its checks. */
+/* options.c — the option table: registration, checks, and how it is shown. */
 #include "options.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <stdlib.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "games/book.h"
-#include "engine.h"
-#include "protocol/output.h"
 #include "tokens.h"
-#include "tt.h"
 
-static bool apply_hash(const Option *o, int64_t v, const char *t, char *err, size_t n)
+static Option options[MAX_OPTIONS];
+static int option_count;
+
+/* Puts an option's default in place through its owner's callback, which
+ * must accept it (a default that its own owner refuses is a bug). */
+static void apply_default(Option *o)
 {
-    (void)o, (void)t;
-    if (!engine_set_hash((size_t)v)) {
-        snprintf(err, n, "cannot allocate %lld MB for the hash table; keeping %zu MB", (long long)v, tt_size_mb());
-        return false;
-    }
-    return true;
-}
-
-static bool apply_threads(const Option *o, int64_t v, const char *t, char *err, size_t n)
-{
-    (void)o, (void)t;
-    if (!engine_set_threads((int)v)) {
-        snprintf(err, n, "cannot start %lld threads", (long long)v);
-        return false;
-    }
-    return true;
-}
-
-static bool apply_clear_hash(const Option *o, int64_t v, const char *t, char *err, size_t n)
-{
-    (void)o, (void)v, (void)t, (void)err, (void)n;
-    engine_new_game();
-    return true;
-}
-
-static bool apply_nothing(const Option *o, int64_t v, const char *t, char *err, size_t n)
-{
-    (void)o, (void)v, (void)t, (void)err, (void)n;
-    return true;
-}
-
-/* Search switches write straight into search_options (between searches). */
-static bool apply_search(const Option *o, int64_t v, const char *t, char *err, size_t n)
-{
-    (void)err, (void)n;
-    SearchOptions *s = &search_options;
-    struct { const char *name; bool *flag; } switches[] = {
-        { "NullMove", &s->null_move }, { "LateMoveReductions", &s->lmr }, { "Futility", &s->futility },
-        { "ReverseFutility", &s->reverse_futility }, { "LateMovePruning", &s->late_move_pruning },
-        { "SEEPruning", &s->see_pruning }, { "SingularExtension", &s->singular_extension },
-        { "CheckExtension", &s->check_extension }, { "SelectiveDeepening", &s->selective_deepening },
-        { "IIR", &s->iir }, { "Aspiration", &s->aspiration },
-        { "MateDistancePruning", &s->mate_distance_pruning }, { "HistoryPruning", &s->history_pruning },
-    };
-    engine_wait();
-    for (size_t i = 0; i < sizeof switches / sizeof *switches; i++)
-        if (strcmp(o->name, switches[i].name) == 0)
-            *switches[i].flag = v != 0;
-    if (strcmp(o->name, "SelectiveMoves") == 0)
-        s->few_moves = (int)v;
-    else if (strcmp(o->name, "SelectiveBudget") == 0)
-        s->few_budget = (int)v;
-    else if (strcmp(o->name, "SingleReplyBudget") == 0)
-        s->single_budget = (int)v;
-    else if (strcmp(o->name, "SearchAlgorithm") == 0)
-        s->algorithm = strcasecmp(t, "AlphaBeta") == 0 ? ALGO_ALPHABETA : strcasecmp(t, "MTDf") == 0 ? ALGO_MTDF : ALGO_PVS;
-    return true;
-}
-
-/* ConnTrace: a path opens the protocol trace (both directions, with
- * timestamps); an empty value closes it. */
-static bool apply_trace(const Option *o, int64_t v, const char *t, char *err, size_t n)
-{
-    (void)o, (void)v;
-    if (!*t || strcmp(t, "<empty>") == 0) {
-        out_trace_close();
-        return true;
-    }
-    if (!out_trace_open(t)) {
-        snprintf(err, n, "cannot open the trace file '%.200s'", t);
-        return false;
-    }
-    return true;
-}
-
-/* BookFile: "" is the built-in book; a file that cannot be used is refused
- * and the engine plays on without a book. */
-static bool apply_book_file(const Option *o, int64_t v, const char *t, char *err, size_t n)
-{
-    (void)o, (void)v;
-    engine_wait();
-    return book_select(strcmp(t, "<empty>") == 0 ? "" : t, err, n);
-}
-
-#define SPIN(name, def, lo, hi, fn, help) { name, OPTION_SPIN, def, lo, hi, NULL, NULL, help, fn, 0, "" }
-#define CHECK(name, def, fn, help) { name, OPTION_CHECK, def, 0, 1, NULL, NULL, help, fn, 0, "" }
-#define BUTTON(name, fn, help) { name, OPTION_BUTTON, 0, 0, 0, NULL, NULL, help, fn, 0, "" }
-#define COMBO(name, def, choices, fn, help) { name, OPTION_COMBO, 0, 0, 0, def, choices, help, fn, 0, "" }
-#define STRING(name, def, fn, help) { name, OPTION_STRING, 0, 0, 0, def, NULL, help, fn, 0, "" }
-
-static Option options[] = {
-    SPIN("Hash", 16, 1, MAX_HASH_MB, apply_hash, "transposition table size in MB"),
-    SPIN("Threads", 1, 1, MAX_THREADS, apply_threads, "search threads"),
-    BUTTON("Clear Hash", apply_clear_hash, "forget everything learned (table and histories)"),
-    CHECK("Ponder", 0, apply_nothing, "the GUI may let the engine think on the opponent's time"),
-    SPIN("MultiPV", 1, 1, MAX_MULTIPV, apply_nothing, "show this many best lines"),
-    CHECK("UCI_LimitStrength", 0, apply_nothing, "play weaker, at about UCI_Elo"),
-    SPIN("UCI_Elo", 1500, 800, 2800, apply_nothing, "the strength to play at when limited (a rough scale)"),
-    CHECK("UCI_ShowWDL", 0, apply_nothing, "show win/draw/loss chances (per mille) with the score"),
-    CHECK("UCI_AnalyseMode", 0, apply_nothing, "the GUI is analysing (no effect on the search)"),
-    SPIN("Move Overhead", 30, 0, 5000, apply_nothing, "milliseconds kept in reserve per move for GUI and network lag"),
-    SPIN("ResignScore", 0, 0, 10000, apply_nothing, "XBoard: resign when the score stays below minus this many centipawns for 3 moves (0: never)"),
-    COMBO("SearchAlgorithm", "PVS", "PVS AlphaBeta MTDf", apply_search, "NegaScout/PVS, plain alpha-beta or MTD(f)"),
-    CHECK("NullMove", 1, apply_search, "null-move pruning"),
-    CHECK("LateMoveReductions", 1, apply_search, "late move reductions"),
-    CHECK("Futility", 1, apply_search, "futility and delta pruning"),
-    CHECK("ReverseFutility", 1, apply_search, "reverse futility pruning"),
-    CHECK("LateMovePruning", 1, apply_search, "late move pruning"),
-    CHECK("SEEPruning", 1, apply_search, "pruning of losing moves by static exchange"),
-    CHECK("HistoryPruning", 1, apply_search, "pruning of quiet moves that kept failing after the same previous moves"),
-    CHECK("SingularExtension", 1, apply_search, "singular extension"),
-    CHECK("CheckExtension", 0, apply_search, "check extension (off: it lost 34 Elo in self-play)"),
-    CHECK("IIR", 1, apply_search, "internal iterative reduction"),
-    CHECK("Aspiration", 1, apply_search, "aspiration windows"),
-    CHECK("MateDistancePruning", 1, apply_search, "cut nodes that cannot beat a mate already found"),
-    CHECK("SelectiveDeepening", 1, apply_search, "seed selective deepening: few-move nodes cost no depth"),
-    SPIN("SelectiveMoves", 3, 1, 10, apply_search, "a node with at most this many legal moves costs no depth"),
-    SPIN("SelectiveBudget", 4, 0, 20, apply_search, "how many such few-move plies per path"),
-    SPIN("SingleReplyBudget", 10, 0, 40, apply_search, "how many single-reply plies per path"),
-    CHECK("OwnBook", 1, apply_nothing, "play moves from the opening book (under a clock; not when analysing)"),
-    STRING("BookFile", "", apply_book_file, "Polyglot .bin book to use (empty: the built-in book)"),
-    SPIN("BookDepth", 40, 0, 1000, apply_nothing, "use the book for the first this many plies of the game"),
-    CHECK("BookBestMove", 0, apply_nothing, "always play the book's heaviest move instead of a weighted random one"),
-    STRING("PGNLog", "", apply_nothing, "append every game played to this PGN file (empty: off)"),
-    STRING("ConnTrace", "", apply_trace, "log the protocol traffic to this file, for debugging (empty: off)"),
-};
-
-enum { OPTION_COUNT = sizeof options / sizeof *options };
-
-void options_init(void)
-{
-    for (int i = 0; i < OPTION_COUNT; i++) {
-        options[i].value = options[i].default_value;
-        snprintf(options[i].text, sizeof options[i].text, "%s", options[i].default_text ? options[i].default_text : "");
+    o->value = o->default_value;
+    snprintf(o->text, sizeof o->text, "%s", o->default_text ? o->default_text : "");
+    if (o->changed && o->type != OPTION_BUTTON) {
+        char error[256];
+        bool accepted = o->changed(o, o->value, o->text, error, sizeof error);
+        (void)accepted;
+#ifndef NDEBUG
+        if (!accepted)
+            fprintf(stderr, "option %s: default refused: %s\n", o->name, error);
+#endif
     }
 }
 
-int options_count(void) { return OPTION_COUNT; }
-Option *option_at(int index) { return index >= 0 && index < OPTION_COUNT ? &options[index] : NULL; }
+Option *option_register(Option spec)
+{
+    Option *existing = option_find(spec.name);
+    if (existing)
+        return existing;
+    if (option_count == MAX_OPTIONS) {
+        fprintf(stderr, "options: table full, %s not registered\n", spec.name);
+        return NULL;
+    }
+    if (!spec.offered)
+        spec.offered = OFFER_ALL;
+    Option *o = &options[option_count++];
+    *o = spec;
+    apply_default(o);
+    return o;
+}
+
+void options_reset(void) { option_count = 0; }
+
+int options_count(void) { return option_count; }
+Option *option_at(int index) { return index >= 0 && index < option_count ? &options[index] : NULL; }
 
 Option *option_find(const char *name)
 {
-    for (int i = 0; i < OPTION_COUNT; i++)
+    for (int i = 0; i < option_count; i++)
         if (strcasecmp(options[i].name, name) == 0)
             return &options[i];
     return NULL;
 }
+
+/* ---- setting a value ------------------------------------------------------- */
 
 static bool parse_bool(const char *text, int64_t *value)
 {
@@ -172,14 +70,61 @@ static bool parse_bool(const char *text, int64_t *value)
     return false;
 }
 
+/* A combo's choices are words separated by spaces: the one starting at
+ * `word` is `*len` characters long; returns where the next one starts. */
+static const char *next_choice(const char *word, size_t *len)
+{
+    *len = strcspn(word, " ");
+    return word + *len + (word[*len] == ' ');
+}
+
 static bool combo_has(const char *choices, const char *value)
 {
-    size_t len = strlen(value);
-    for (const char *c = choices; *c;) {
-        size_t word = strcspn(c, " ");
-        if (word == len && strncasecmp(c, value, len) == 0)
+    size_t len;
+    for (const char *word = choices, *next; *word; word = next) {
+        next = next_choice(word, &len);
+        if (len == strlen(value) && strncasecmp(word, value, len) == 0)
             return true;
-        c += word + (c[word] == ' ');
+    }
+    return false;
+}
+
+/* Checks `text` against the option's type and range; the number it means in `value`. */
+static bool check_value(const Option *o, const char *text, int64_t *value, char *error, size_t esize)
+{
+    *value = 0;
+    switch (o->type) {
+    case OPTION_SPIN:
+        if (!parse_int64(text, value)) {
+            snprintf(error, esize, "option %s needs a whole number, not '%.32s'", o->name, text);
+            return false;
+        }
+        if (*value < o->min || *value > o->max) {
+            snprintf(error, esize, "option %s must be from %lld to %lld, not %lld", o->name,
+                     (long long)o->min, (long long)o->max, (long long)*value);
+            return false;
+        }
+        return true;
+    case OPTION_CHECK:
+        if (!parse_bool(text, value)) {
+            snprintf(error, esize, "option %s needs true or false, not '%.32s'", o->name, text);
+            return false;
+        }
+        return true;
+    case OPTION_COMBO:
+        if (!combo_has(o->choices, text)) {
+            snprintf(error, esize, "option %s must be one of: %s", o->name, o->choices);
+            return false;
+        }
+        return true;
+    case OPTION_STRING:
+        if (strlen(text) >= sizeof o->text) {
+            snprintf(error, esize, "option %s: value too long", o->name);
+            return false;
+        }
+        return true;
+    case OPTION_BUTTON:
+        return true;
     }
     return false;
 }
@@ -192,127 +137,15 @@ bool option_set(const char *name, const char *value, char *error, size_t esize)
         return false;
     }
     value = value ? value : "";
-    int64_t v = 0;
-    switch (o->type) {
-    case OPTION_SPIN:
-        if (!parse_int64(value, &v)) {
-            snprintf(error, esize, "option %s needs a whole number, not '%.32s'", o->name, value);
-            return false;
-        }
-        if (v < o->min || v > o->max) {
-            snprintf(error, esize, "option %s must be from %lld to %lld, not %lld", o->name,
-                     (long long)o->min, (long long)o->max, (long long)v);
-            return false;
-        }
-        break;
-    case OPTION_CHECK:
-        if (!parse_bool(value, &v)) {
-            snprintf(error, esize, "option %s needs true or false, not '%.32s'", o->name, value);
-            return false;
-        }
-        break;
-    case OPTION_COMBO:
-        if (!combo_has(o->choices, value)) {
-            snprintf(error, esize, "option %s must be one of: %s", o->name, o->choices);
-            return false;
-        }
-        break;
-    case OPTION_STRING:
-        if (strlen(value) >= sizeof o->text) {
-            snprintf(error, esize, "option %s: value too long", o->name);
-            return false;
-        }
-        break;
-    case OPTION_BUTTON:
-        break;
-    }
-    if (!o->apply(o, v, value, error, esize))
+    int64_t v;
+    if (!check_value(o, value, &v, error, esize))
+        return false;
+    if (o->changed && !o->changed(o, v, value, error, esize))
         return false;
     o->value = v;
     if (o->type == OPTION_STRING || o->type == OPTION_COMBO)
         snprintf(o->text, sizeof o->text, "%s", value);
     return true;
-}
-
-/* Options that only one protocol has a use for. CECP has its own
- * commands for pondering (hard/easy), analysis, hash size (memory) and
- * threads (cores); UCI GUIs resign for the engine. An option is hidden
- * from one protocol when the other protocol's name starts its help. */
-static bool option_shown(const Option *o, const char *other_protocol)
-{
-    static const char *CECP_HAS_COMMANDS[] = { "Hash", "Threads", "Ponder", "UCI_AnalyseMode", "UCI_ShowWDL" };
-    if (strncmp(o->help, other_protocol, strlen(other_protocol)) == 0)
-        return false;
-    if (strcmp(other_protocol, "UCI:") == 0)
-        for (size_t i = 0; i < sizeof CECP_HAS_COMMANDS / sizeof *CECP_HAS_COMMANDS; i++)
-            if (strcmp(o->name, CECP_HAS_COMMANDS[i]) == 0)
-                return false;
-    return true;
-}
-
-void options_print_uci(FILE *out)
-{
-    static const char *TYPES[] = { "spin", "check", "button", "string", "combo" };
-    for (int i = 0; i < OPTION_COUNT; i++) {
-        const Option *o = &options[i];
-        if (!option_shown(o, "XBoard:"))
-            continue;
-        fprintf(out, "option name %s type %s", o->name, TYPES[o->type]);
-        if (o->type == OPTION_SPIN)
-            fprintf(out, " default %lld min %lld max %lld", (long long)o->default_value, (long long)o->min, (long long)o->max);
-        else if (o->type == OPTION_CHECK)
-            fprintf(out, " default %s", o->default_value ? "true" : "false");
-        else if (o->type == OPTION_STRING)
-            fprintf(out, " default %s", *o->default_text ? o->default_text : "<empty>");
-        else if (o->type == OPTION_COMBO) {
-            fprintf(out, " default %s", o->default_text);
-            for (const char *c = o->choices; *c;) {
-                size_t word = strcspn(c, " ");
-                fprintf(out, " var %.*s", (int)word, c);
-                c += word + (c[word] == ' ');
-            }
-        }
-        fputc('\n', out);
-    }
-}
-
-int option_move_overhead(void) { return (int)option_find("Move Overhead")->value; }
-int64_t option_int(const char *name) { return option_find(name)->value; }
-const char *option_text(const char *name) { return option_find(name)->text; }
-
-/* feature option="NAME -TYPE ..." for XBoard, showing current values. */
-void options_print_xboard(FILE *out)
-{
-    for (int i = 0; i < OPTION_COUNT; i++) {
-        const Option *o = &options[i];
-        if (!option_shown(o, "UCI:"))
-            continue;
-        fprintf(out, "feature option=\"%s", o->name);
-        switch (o->type) {
-        case OPTION_SPIN:
-            fprintf(out, " -spin %lld %lld %lld", (long long)o->value, (long long)o->min, (long long)o->max);
-            break;
-        case OPTION_CHECK:
-            fprintf(out, " -check %d", o->value != 0);
-            break;
-        case OPTION_BUTTON:
-            fputs(" -button", out);
-            break;
-        case OPTION_STRING:
-            fprintf(out, " -string %s", o->text);
-            break;
-        case OPTION_COMBO:
-            fputs(" -combo", out);
-            for (const char *c = o->choices; *c;) {
-                size_t word = strcspn(c, " ");
-                bool current = strlen(o->text) == word && strncasecmp(c, o->text, word) == 0;
-                fprintf(out, "%s %s%.*s", c == o->choices ? "" : " ///", current ? "*" : "", (int)word, c);
-                c += word + (c[word] == ' ');
-            }
-            break;
-        }
-        fputs("\"\n", out);
-    }
 }
 
 /* XBoard's `option NAME=VALUE` (buttons come as `option NAME`). */
@@ -334,3 +167,118 @@ bool option_set_xboard(const char *assignment, char *error, size_t esize)
         value++;
     return option_set(name, value, error, esize);
 }
+
+/* ---- the owners' ready-made callbacks --------------------------------------- */
+
+bool option_store_int(const Option *o, int64_t value, const char *text, char *error, size_t esize)
+{
+    (void)text, (void)error, (void)esize;
+    *(int *)o->target = (int)value;
+    return true;
+}
+
+bool option_store_bool(const Option *o, int64_t value, const char *text, char *error, size_t esize)
+{
+    (void)text, (void)error, (void)esize;
+    *(bool *)o->target = value != 0;
+    return true;
+}
+
+const char *option_text_value(const char *text) { return strcmp(text, "<empty>") == 0 ? "" : text; }
+
+bool option_store_text(const Option *o, int64_t value, const char *text, char *error, size_t esize)
+{
+    (void)value, (void)error, (void)esize;
+    snprintf((char *)o->target, OPTION_TEXT_SIZE, "%s", option_text_value(text));
+    return true;
+}
+
+/* ---- describing the table ---------------------------------------------------- */
+
+typedef struct {
+    char text[1024];
+    size_t length;
+} LineBuffer;
+
+static void append(LineBuffer *line, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void append(LineBuffer *line, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    if (line->length < sizeof line->text) {
+        int n = vsnprintf(line->text + line->length, sizeof line->text - line->length, format, args);
+        line->length += n > 0 ? (size_t)n : 0;
+    }
+    va_end(args);
+}
+
+static void describe_uci(const Option *o, LineBuffer *line)
+{
+    static const char *TYPES[] = { "spin", "check", "button", "string", "combo" };
+    append(line, "option name %s type %s", o->name, TYPES[o->type]);
+    switch (o->type) {
+    case OPTION_SPIN:
+        append(line, " default %lld min %lld max %lld", (long long)o->default_value, (long long)o->min, (long long)o->max);
+        break;
+    case OPTION_CHECK:
+        append(line, " default %s", o->default_value ? "true" : "false");
+        break;
+    case OPTION_STRING:
+        append(line, " default %s", *o->default_text ? o->default_text : "<empty>");
+        break;
+    case OPTION_COMBO:
+        append(line, " default %s", o->default_text);
+        size_t len;
+        for (const char *word = o->choices, *next; *word; word = next) {
+            next = next_choice(word, &len);
+            append(line, " var %.*s", (int)len, word);
+        }
+        break;
+    case OPTION_BUTTON:
+        break;
+    }
+}
+
+/* feature option="NAME -TYPE ..." for XBoard, showing current values. */
+static void describe_xboard(const Option *o, LineBuffer *line)
+{
+    append(line, "feature option=\"%s", o->name);
+    switch (o->type) {
+    case OPTION_SPIN:
+        append(line, " -spin %lld %lld %lld", (long long)o->value, (long long)o->min, (long long)o->max);
+        break;
+    case OPTION_CHECK:
+        append(line, " -check %d", o->value != 0);
+        break;
+    case OPTION_BUTTON:
+        append(line, " -button");
+        break;
+    case OPTION_STRING:
+        append(line, " -string %s", o->text);
+        break;
+    case OPTION_COMBO:
+        append(line, " -combo");
+        size_t len;
+        for (const char *word = o->choices, *next; *word; word = next) {
+            next = next_choice(word, &len);
+            bool current = strlen(o->text) == len && strncasecmp(word, o->text, len) == 0;
+            append(line, "%s %s%.*s", word == o->choices ? "" : " ///", current ? "*" : "", (int)len, word);
+        }
+        break;
+    }
+    append(line, "\"");
+}
+
+static void describe(unsigned protocol, void (*format)(const Option *, LineBuffer *), void (*emit)(const char *))
+{
+    for (int i = 0; i < option_count; i++) {
+        if (!(options[i].offered & protocol))
+            continue;
+        LineBuffer line = { .length = 0 };
+        format(&options[i], &line);
+        emit(line.text);
+    }
+}
+
+void options_describe_uci(void (*emit)(const char *line)) { describe(OFFER_UCI, describe_uci, emit); }
+void options_describe_xboard(void (*emit)(const char *line)) { describe(OFFER_CECP, describe_xboard, emit); }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "games/book.h"
+#include "engine_book.h"
 #include "engine.h"
 #include "movegen.h"
 #include "notation.h"
@@ -18,9 +19,8 @@
 static void setup(void)
 {
     board_init();
-    options_init();
     engine_init();
-    book_seed(20240601);
+    engine_book_seed(20240601);
 }
 
 static void teardown(void) { engine_quit(); }
@@ -548,14 +548,14 @@ Test(book, a_bad_book_file_is_refused_and_the_engine_plays_on)
     char *path = temp_file("garbage, not a book at all", 26);
     cr_assert_not(option_set("BookFile", path, error, sizeof error));
     cr_assert(strstr(error, "refused"), "%s", error);
-    cr_assert_null(book_engine());
+    cr_assert_null(engine_book());
     SearchLimits l = clock_limits();
     l.move_time = 30;
     Answer a = go("", &l, false);
     cr_assert_geq(a.depth, 1, "no book: a search");
     cr_assert(move_is_legal(engine_board(), a.best));
     cr_assert(option_set("BookFile", "<empty>", error, sizeof error), "%s", error);
-    cr_assert_not_null(book_engine());
+    cr_assert_not_null(engine_book());
     cr_assert_eq(go("", &l, false).depth, 0, "the built-in book again");
     unlink(path);
 }

@@ -1,6 +1,7 @@
 /* test_search.c — the search: its algorithms agree, its tables are sound,
  * its results are reproducible, and it finds what it must find. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
@@ -15,7 +16,6 @@
 static void setup(void)
 {
     board_init();
-    options_init();
     engine_init();
 }
 

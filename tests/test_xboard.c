@@ -13,7 +13,9 @@
 
 #include "engine.h"
 #include "movegen.h"
+#include "engine_options.h"
 #include "options.h"
+#include "protocol/frontend_options.h"
 #include "support.h"
 #include "protocol/xboard.h"
 #include "protocol/xboard_claims.h"
@@ -22,7 +24,6 @@
 static void setup(void)
 {
     board_init();
-    options_init();
 }
 
 TestSuite(xboard_clock, .init = setup);
@@ -145,15 +146,30 @@ Test(xboard_clock, own_clock_kept_between_time_commands)
     free(b);
 }
 
-TestSuite(xboard_options, .init = setup);
+/* The option table as the engine and the front ends register it. */
+static void options_setup(void)
+{
+    setup();
+    engine_init();
+    frontend_register_options();
+    frontend_register_options();
+}
+
+TestSuite(xboard_options, .init = options_setup, .fini = engine_quit);
+
+/* The lines the option table describes itself in, joined with newlines. */
+static char described[16384];
+static void collect_line(const char *line)
+{
+    size_t used = strlen(described);
+    snprintf(described + used, sizeof described - used, "%s\n", line);
+}
 
 Test(xboard_options, features_for_every_type)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *mem = open_memstream(&text, &size);
-    options_print_xboard(mem);
-    fclose(mem);
+    described[0] = '\0';
+    options_describe_xboard(collect_line);
+    char *text = described;
     cr_expect(strstr(text, "feature option=\"MultiPV -spin 1 1 64\"\n"));
     cr_expect(strstr(text, "feature option=\"NullMove -check 1\"\n"));
     cr_expect(strstr(text, "feature option=\"Clear Hash -button\"\n"));
@@ -164,30 +180,27 @@ Test(xboard_options, features_for_every_type)
     cr_expect(!strstr(text, "\"Ponder "), "hard/easy set pondering in CECP");
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
         cr_expect(strncmp(line, "feature option=\"", 16) == 0 && line[strlen(line) - 1] == '"', "%s", line);
-    free(text);
 }
 
 Test(xboard_options, uci_list_leaves_out_cecp_only_options)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *mem = open_memstream(&text, &size);
-    options_print_uci(mem);
-    fclose(mem);
-    cr_expect(!strstr(text, "ResignScore"));
-    cr_expect(strstr(text, "option name Hash type spin"));
-    free(text);
+    described[0] = '\0';
+    options_describe_uci(collect_line);
+    cr_expect(!strstr(described, "ResignScore"));
+    cr_expect(strstr(described, "option name Hash type spin"));
 }
 
 Test(xboard_options, option_name_equals_value)
 {
     char error[256];
     cr_assert(option_set_xboard("MultiPV=3", error, sizeof error), "%s", error);
-    cr_expect_eq(option_int("MultiPV"), 3);
+    cr_expect_eq(option_find("MultiPV")->value, 3);
+    cr_expect_eq(engine_settings.multipv, 3, "the engine's setting follows the table");
     cr_assert(option_set_xboard("Move Overhead=50", error, sizeof error), "%s", error);
-    cr_expect_eq(option_int("Move Overhead"), 50);
+    cr_expect_eq(engine_settings.move_overhead_ms, 50);
     cr_assert(option_set_xboard("NullMove=0", error, sizeof error), "%s", error);
-    cr_expect_eq(option_int("NullMove"), 0);
+    cr_expect_eq(option_find("NullMove")->value, 0);
+    cr_expect(!search_options.null_move, "the search switch follows the table");
     cr_assert(option_set_xboard("SearchAlgorithm=MTDf", error, sizeof error), "%s", error);
     cr_expect(!option_set_xboard("MultiPV=0", error, sizeof error));
     cr_expect(!option_set_xboard("NoSuchOption=1", error, sizeof error));
@@ -256,6 +269,7 @@ static void engine_setup(void)
 {
     setup();
     engine_init();
+    frontend_register_options();
     cr_redirect_stdout();
 }
 

@@ -8,10 +8,8 @@
 #include <unistd.h>
 
 #include "movegen.h"
-#include "options.h"
 #include "games/pgn.h"
 #include "games/polyglot.h"
-#include "timer.h"
 
 enum { ENTRY_SIZE = 16 };
 
@@ -467,61 +465,4 @@ bool book_build(const char *pgn_path, const BookBuildOptions *o, Book *book, Boo
     free(table.tallies);
     free(table.slots);
     return ok;
-}
-
-/* ---- the engine's book ----------------------------------------------------- */
-
-static struct {
-    Book book;
-    bool selected;  /* book_select() has been called */
-    bool none;      /* the selected file was refused: no book */
-    uint64_t rng;
-} engine_book;
-
-bool book_select(const char *path, char *error, size_t error_size)
-{
-    Book fresh = { 0 };
-    bool ok = true;
-    if (!path || !*path)
-        book_use_default(&fresh);
-    else
-        ok = book_load_file(&fresh, path, error, error_size);
-    book_free(&engine_book.book);
-    engine_book.selected = true;
-    engine_book.none = !ok;
-    if (ok)
-        engine_book.book = fresh;
-    return ok;
-}
-
-const Book *book_engine(void)
-{
-    if (!engine_book.selected) {
-        book_use_default(&engine_book.book);
-        engine_book.selected = true;
-    }
-    return engine_book.none ? NULL : &engine_book.book;
-}
-
-void book_seed(uint64_t seed) { engine_book.rng = seed ? seed : 1; }
-
-Move book_engine_move(const Board *b, const SearchLimits *limits)
-{
-    if (!option_int("OwnBook") || option_int("UCI_AnalyseMode"))
-        return MOVE_NONE;
-    if (limits->infinite || limits->ponder || limits->mate || limits->search_move_count > 0)
-        return MOVE_NONE;
-    if (limits->time[b->side] < 0 && limits->move_time <= 0)
-        return MOVE_NONE; /* a fixed-depth or fixed-nodes search is asked to think */
-    if (b->game_ply >= option_int("BookDepth"))
-        return MOVE_NONE;
-    const Book *book = book_engine();
-    if (!book)
-        return MOVE_NONE;
-    BookMove moves[MAX_MOVES];
-    int count = book_probe(book, b, moves, MAX_MOVES, NULL);
-    if (!engine_book.rng)
-        book_seed((uint64_t)time_now_ms() * 0x9E3779B97F4A7C15ULL ^ (uint64_t)getpid());
-    Move m = book_choose(moves, count, option_int("BookBestMove") != 0, &engine_book.rng);
-    return m != MOVE_NONE && move_is_legal(b, m) ? m : MOVE_NONE;
 }

@@ -14,8 +14,9 @@
  * played often enough and weighs them by the Polyglot rule, 2 × wins +
  * draws.
  *
- * The engine's book is the built-in one (book_default.c, made from
- * data/master_games.pgn) unless the option BookFile names another file.
+ * A pure library: which book the engine plays from, and when, is the
+ * engine's business (engine_book.h). The built-in book is book_default.c,
+ * made from data/master_games.pgn.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,7 +24,6 @@
 #include <stdio.h>
 
 #include "board.h"
-#include "timeman.h"
 
 typedef struct {
     Key key;
@@ -96,20 +96,3 @@ void book_build_defaults(BookBuildOptions *options);
 /* Builds a book from a PGN file into `book` (which must be freed). */
 bool book_build(const char *pgn_path, const BookBuildOptions *options, Book *book, BookBuildStats *stats,
                 char *error, size_t error_size);
-
-/* ---- the engine's book ---- */
-/* Selects the engine's book: "" or NULL for the built-in one. A file that
- * cannot be used is refused with a message, and the engine then plays
- * without a book until another is selected. */
-bool book_select(const char *path, char *error, size_t error_size);
-const Book *book_engine(void); /* NULL when no book is in use */
-void book_seed(uint64_t seed);
-
-/* The move to play at once from the book, or MOVE_NONE. Used only for moves
- * of a game under a clock (not for infinite, ponder, mate, searchmoves or
- * clock-less depth/nodes searches), with OwnBook on, within BookDepth plies
- * and not in UCI_AnalyseMode. */
-Move book_engine_move(const Board *b, const SearchLimits *limits);
-
-/* `bachess book build|probe|key|info|dump|walk|read …` (book_cmd.c). */
-int book_command(int argc, char **argv);

@@ -30,6 +30,8 @@ void out_line(const char *format, ...)
     pthread_mutex_unlock(&lock);
 }
 
+void say_line(const char *line) { out_line("%s", line); }
+
 bool out_trace_open(const char *path)
 {
     pthread_mutex_lock(&lock);

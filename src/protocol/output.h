@@ -9,6 +9,8 @@
 #include <stdbool.h>
 
 void out_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* One ready-made line, for callers that hand lines over one by one. */
+void say_line(const char *line);
 bool out_trace_open(const char *path);
 void out_trace_close(void);
 void out_trace_input(const char *line);

@@ -12,6 +12,7 @@
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
+#include "protocol/frontend_options.h"
 #include "protocol/output.h"
 #include "score.h"
 #include "tokens.h"
@@ -78,7 +79,7 @@ static void on_info(const SearchInfo *info, void *context)
     (void)context;
     char score[64], pv[MAX_PLY * 6 + 1] = "";
     format_score(info->score, score, sizeof score);
-    if (option_int("UCI_ShowWDL")) {
+    if (frontend_settings.show_wdl) {
         int w, d, l;
         wdl_from_score(info->score, &w, &d, &l);
         size_t used_score = strlen(score);
@@ -122,16 +123,7 @@ static void cmd_uci(void)
 {
     out_line("id name " ENGINE_NAME);
     out_line("id author " ENGINE_AUTHOR);
-    char *text = NULL;
-    size_t size = 0;
-    FILE *mem = open_memstream(&text, &size);
-    if (mem) {
-        options_print_uci(mem);
-        fclose(mem);
-        for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-            out_line("%s", line);
-        free(text);
-    }
+    options_describe_uci(say_line);
     out_line("uciok");
 }
 
@@ -168,8 +160,8 @@ static void cmd_setoption(const Tokens *t)
 
 static const char *pgn_log_path(void)
 {
-    const char *path = option_text("PGNLog");
-    return path && *path && strcmp(path, "<empty>") != 0 ? path : NULL;
+    const char *path = frontend_settings.pgn_log;
+    return *path ? path : NULL;
 }
 
 static void pgn_log_flush(void)

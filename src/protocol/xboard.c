@@ -16,6 +16,7 @@
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
+#include "protocol/frontend_options.h"
 #include "protocol/output.h"
 #include "score.h"
 #include "timer.h"
@@ -233,7 +234,7 @@ static void start_ponder(Move predicted)
  * below minus that many centipawns for RESIGN_MOVES own moves. */
 static bool should_resign(void)
 {
-    int64_t threshold = option_int("ResignScore");
+    int64_t threshold = frontend_settings.resign_score;
     if (threshold <= 0 || !xb.own_score_valid || xb.own_score > -threshold) {
         xb.losing_moves = 0;
         return false;
@@ -411,16 +412,7 @@ static void cmd_protover(const Tokens *t)
     out_line("feature myname=\"" ENGINE_NAME "\" ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1");
     out_line("feature sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 variants=\"normal\" name=1 ics=0");
     out_line("feature nps=1 memory=1 smp=1 debug=1 exclude=0 pause=0");
-    char *text = NULL;
-    size_t size = 0;
-    FILE *mem = open_memstream(&text, &size);
-    if (mem) {
-        options_print_xboard(mem);
-        fclose(mem);
-        for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-            out_line("%s", line);
-        free(text);
-    }
+    options_describe_xboard(say_line);
     out_line("feature done=1");
 }
 

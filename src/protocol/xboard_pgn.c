@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "games/gamelog.h"
-#include "options.h"
+#include "protocol/frontend_options.h"
 #include "protocol/output.h"
 
 static struct {
@@ -54,8 +54,8 @@ static GameResult result_from_text(const char *text)
 
 void xboard_pgn_finish(const char *result, const char *reason, Color engine_color)
 {
-    const char *path = option_text("PGNLog");
-    bool keep = pgn.active && pgn.engine_moved && *path && strcmp(path, "<empty>") != 0;
+    const char *path = frontend_settings.pgn_log;
+    bool keep = pgn.active && pgn.engine_moved && *path;
     pgn.engine_moved = false;
     if (!keep)
         return;

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 
 #include "engine.h"
-#include "options.h"
 #include "timer.h"
 #include "tt.h"
 

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "games/book.h"
+#include "tools/book_cmd.h"
 #include "movegen.h"
 #include "notation.h"
 #include "games/pgn.h"

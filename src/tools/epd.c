@@ -102,6 +102,23 @@ static void keep_bestmove(Move best, Move ponder, void *context)
     ((EpdRun *)context)->found = best;
 }
 
+/* What epd changes in the engine's defaults, as if given on its command
+ * line: no book (it is a test of the search), and no GUI or network between
+ * the runner and the engine, so the whole time per position is thinking time. */
+static const char *const EPD_DEFAULTS[] = { "OwnBook=false", "Move Overhead=0" };
+
+/* "Name=Value" sets an engine option; a bare number is the thread count. */
+static bool apply_assignment(const char *arg)
+{
+    char error[128], name[64];
+    const char *equals = strchr(arg, '=');
+    snprintf(name, sizeof name, "%.*s", equals ? (int)(equals - arg) : 7, equals ? arg : "Threads");
+    if (option_set(name, equals ? equals + 1 : arg, error, sizeof error))
+        return true;
+    fprintf(stderr, "error: %s\n", error);
+    return false;
+}
+
 int epd_command(int argc, char **argv)
 {
     if (argc < 1) {
@@ -117,22 +134,18 @@ int epd_command(int argc, char **argv)
      * the machine's speed or load. */
     bool by_nodes = argc > 1 && strncmp(argv[1], "nodes=", 6) == 0;
     int64_t move_time = argc > 1 ? atoll(argv[1] + (by_nodes ? 6 : 0)) : 1000;
-    char no_book_error[128];
-    option_set("OwnBook", "false", no_book_error, sizeof no_book_error); /* a test of the search */
-    /* No GUI or network between the runner and the engine: the whole time
-     * per position is thinking time. */
-    option_set("Move Overhead", "0", no_book_error, sizeof no_book_error);
-    /* Then the thread count, and any engine option as Name=Value. */
-    for (int i = 2; i < argc; i++) {
-        char error[128], name[64];
-        const char *equals = strchr(argv[i], '=');
-        snprintf(name, sizeof name, "%.*s", equals ? (int)(equals - argv[i]) : 7, equals ? argv[i] : "Threads");
-        if (!option_set(name, equals ? equals + 1 : argv[i], error, sizeof error)) {
-            fprintf(stderr, "error: %s\n", error);
+    /* The epd defaults first, then the thread count and any engine option
+     * given as Name=Value. */
+    for (size_t i = 0; i < sizeof EPD_DEFAULTS / sizeof *EPD_DEFAULTS; i++)
+        if (!apply_assignment(EPD_DEFAULTS[i])) {
             fclose(in);
             return 2;
         }
-    }
+    for (int i = 2; i < argc; i++)
+        if (!apply_assignment(argv[i])) {
+            fclose(in);
+            return 2;
+        }
     int solved = 0, total = 0;
     char *line;
     Board *board = malloc(sizeof *board);
