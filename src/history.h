@@ -26,9 +26,12 @@ static inline void history_apply(int16_t *entry, int bonus)
     *entry += (int16_t)(bonus - *entry * (bonus < 0 ? -bonus : bonus) / HISTORY_MAX);
 }
 
-/* Bonus for a move that caused a cut-off at this depth. */
+/* The bonus for a move that caused a cut-off grows with the square of the
+ * depth it was searched to (a deep cut-off says more), up to a cap. */
+enum { HISTORY_BONUS_PER_DEPTH_SQUARED = 16, HISTORY_BONUS_PER_DEPTH = 32, HISTORY_BONUS_MAX = 1600 };
+
 static inline int history_bonus(int depth)
 {
-    int bonus = depth * depth * 16 + depth * 32;
-    return bonus > 1600 ? 1600 : bonus;
+    int bonus = depth * depth * HISTORY_BONUS_PER_DEPTH_SQUARED + depth * HISTORY_BONUS_PER_DEPTH;
+    return bonus > HISTORY_BONUS_MAX ? HISTORY_BONUS_MAX : bonus;
 }

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "eval.h"
 #include "movegen.h"
 #include "movepick.h"
 #include "score.h"
@@ -43,16 +42,26 @@ void search_options_no_pruning(SearchOptions *o)
 /* ---- tunable margins ----------------------------------------------------- */
 enum {
     RFP_MAX_DEPTH = 8, RFP_MARGIN = 75,
-    NMP_MIN_DEPTH = 3,
+    /* Null move: depth - (3 + depth / 4 + min(3, (eval - beta) / 200)). */
+    NMP_MIN_DEPTH = 3, NMP_BASE_REDUCTION = 3, NMP_DEPTH_DIVISOR = 4, NMP_EVAL_DIVISOR = 200, NMP_MAX_EVAL_BONUS = 3,
     FUTILITY_MAX_DEPTH = 8, FUTILITY_BASE = 90, FUTILITY_PER_DEPTH = 95,
     LMP_MAX_DEPTH = 8,
+    LMR_MIN_DEPTH = 3,
     HISTORY_PRUNING_MAX_DEPTH = 3, HISTORY_PRUNING_MARGIN = 1000, LMR_HISTORY_DIVISOR = 8000,
-    SEE_QUIET_MARGIN = 60, SEE_NOISY_MARGIN = 20,
+    SEE_PRUNING_MAX_DEPTH = 8, SEE_QUIET_MARGIN = 60, SEE_NOISY_MARGIN = 20,
     SINGULAR_MIN_DEPTH = 8,
     IIR_MIN_DEPTH = 4,
     ASPIRATION_MIN_DEPTH = 5, ASPIRATION_WINDOW = 15,
     QS_DELTA_MARGIN = 200,
 };
+
+/* A failed aspiration window is shown to the GUI only once a search has
+ * run this long: before that the lines come too fast to read. */
+enum { REPORT_BOUNDS_AFTER_MS = 2000 };
+
+/* How many tried moves of a node are remembered, to be punished when
+ * another move refutes the node. */
+enum { MAX_QUIETS_TRIED = 64, MAX_CAPTURES_TRIED = 32 };
 
 static int lmr_table[MAX_PLY][MAX_MOVES];
 
@@ -66,7 +75,7 @@ void search_init(void)
 void search_clear_thread(Thread *t)
 {
     memset(&t->history, 0, sizeof t->history);
-    pawn_table_clear(&t->pawns);
+    evaluator_clear(&t->eval);
 }
 
 uint64_t search_total_nodes(const SearchShared *shared)
@@ -126,17 +135,51 @@ static bool is_draw(const Thread *t, int ply)
     return false;
 }
 
+/* ---- making moves ---------------------------------------------------------
+ * Every move the search makes goes through play_move() and comes back
+ * through undo_move() (the null move through its own pair), so that the
+ * evaluation's hooks see every change of the board. */
+
+static void count_node(Thread *t)
+{
+    /* Only this thread writes its counter: a relaxed load and store (no
+     * locked add) keep it cheap while others may read it. */
+    atomic_store_explicit(&t->nodes, atomic_load_explicit(&t->nodes, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
 static void play_move(Thread *t, SearchStack *ss, Move m)
 {
     ss->move = m;
     ss->moved_piece = board_piece_on(&t->board, move_from(m));
     ss->continuation = &t->history.continuation[ss->moved_piece][move_to(m)];
     tt_prefetch(board_key_after(&t->board, m));
+    evaluator_push(&t->eval, &t->board, m);
     board_make_move(&t->board, m);
-    /* Only this thread writes its counter: a relaxed load and store (no
-     * locked add) keep it cheap while others may read it. */
-    atomic_store_explicit(&t->nodes, atomic_load_explicit(&t->nodes, memory_order_relaxed) + 1, memory_order_relaxed);
+    count_node(t);
 }
+
+static void undo_move(Thread *t)
+{
+    board_unmake_move(&t->board);
+    evaluator_pop(&t->eval);
+}
+
+static void play_null_move(Thread *t, SearchStack *ss)
+{
+    ss->move = MOVE_NULL;
+    ss->moved_piece = NO_PIECE;
+    evaluator_push_null(&t->eval);
+    board_make_null(&t->board);
+}
+
+static void undo_null_move(Thread *t)
+{
+    board_unmake_null(&t->board);
+    evaluator_pop(&t->eval);
+}
+
+/* The static evaluation of the thread's board, through the evaluator. */
+static int static_evaluation(Thread *t) { return evaluator_evaluate(&t->eval, &t->board); }
 
 static void update_pv(Thread *t, int ply, Move m)
 {
@@ -227,7 +270,7 @@ static int qsearch(Thread *t, SearchStack *ss, int alpha, int beta, int ply)
         return SCORE_DRAW;
     bool in_check = board_in_check(b);
     if (ply >= MAX_PLY - 1)
-        return in_check ? SCORE_DRAW : evaluate(b, &t->pawns);
+        return in_check ? SCORE_DRAW : static_evaluation(t);
 
     TTProbe tt;
     tt_probe(board_key(b), ply, &tt);
@@ -238,7 +281,7 @@ static int qsearch(Thread *t, SearchStack *ss, int alpha, int beta, int ply)
     if (in_check)
         best = mated_in(ply);
     else {
-        static_eval = use_tt_eval(&tt) ? tt.eval : evaluate(b, &t->pawns);
+        static_eval = use_tt_eval(&tt) ? tt.eval : static_evaluation(t);
         best = static_eval;
         /* A bound from the table can sharpen the stand-pat score. */
         if (tt.hit && search_options.tt_values && bound_improves(&tt, best))
@@ -270,7 +313,7 @@ static int qsearch(Thread *t, SearchStack *ss, int alpha, int beta, int ply)
         }
         play_move(t, ss, m);
         int score = -qsearch(t, ss + 1, -beta, -alpha, ply + 1);
-        board_unmake_move(b);
+        undo_move(t);
         if (atomic_load_explicit(&t->shared->stop, memory_order_relaxed))
             return 0;
         if (score > best) {
@@ -352,35 +395,143 @@ static int continuation_score(const Board *b, Move m, const PieceToHistory *cons
     return score;
 }
 
+/* What the pruning and reduction decisions of a node read about it. */
+typedef struct {
+    int depth, ply;
+    bool pv_node, cut_node, root, in_check, improving;
+    int eval;                               /* static eval, sharpened by the table */
+    Move counter;                           /* the counter move to the previous move */
+    const PieceToHistory *continuation[2];  /* after the previous move, and the one before */
+} NodeInfo;
+
+/* ... and about the move in hand. */
+typedef struct {
+    Move move;
+    bool noisy;           /* a capture or promotion */
+    int move_count;       /* 1 for the first move searched */
+    int continuation;     /* continuation history of a quiet move (0 for noisy ones) */
+} MoveInfo;
+
+/* The late move reduction of the table for a move: grows with the depth
+ * and with how late the move comes. Shared by pruning (which judges a move
+ * at the depth it would be searched to) and by the reduction itself. */
+static int base_reduction(int depth, int move_count)
+{
+    return lmr_table[depth < MAX_PLY ? depth : MAX_PLY - 1][move_count < MAX_MOVES ? move_count : MAX_MOVES - 1];
+}
+
 /* History pruning: near the leaves, a quiet move that has kept failing
  * after these previous moves is not tried (nor is the first move or the
  * hash move). */
-static bool history_prunes(bool noisy, bool in_check, int depth, int move_count, bool is_tt_move, int continuation)
+static bool history_prunes(const NodeInfo *node, const MoveInfo *mi, bool is_tt_move)
 {
-    return search_options.history_pruning && !noisy && !in_check && depth <= HISTORY_PRUNING_MAX_DEPTH
-        && move_count > 1 && !is_tt_move && continuation < -HISTORY_PRUNING_MARGIN * depth;
+    return search_options.history_pruning && !mi->noisy && !node->in_check && node->depth <= HISTORY_PRUNING_MAX_DEPTH
+        && mi->move_count > 1 && !is_tt_move && mi->continuation < -HISTORY_PRUNING_MARGIN * node->depth;
 }
 
 /* Forward pruning of one move at shallow depth: late quiet moves (move
  * count), quiet moves that cannot lift a hopeless eval to alpha
  * (futility), and moves that lose material (SEE). The caller spares moves
  * that give check: a late quiet mate must still be found. */
-static bool prune_move(const Board *b, Move m, bool noisy, int depth, int move_count, bool improving,
-                       bool in_check, int eval, int alpha)
+static bool prune_move(const Board *b, const NodeInfo *node, const MoveInfo *mi, int alpha)
 {
     const SearchOptions *o = &search_options;
-    int reduction = lmr_table[depth < MAX_PLY ? depth : MAX_PLY - 1][move_count < MAX_MOVES ? move_count : MAX_MOVES - 1];
+    int depth = node->depth, reduction = base_reduction(depth, mi->move_count);
     int lmr_depth = depth - 1 - reduction > 0 ? depth - 1 - reduction : 0;
-    bool prune = false;
-    if (!noisy && o->late_move_pruning && depth <= LMP_MAX_DEPTH && move_count > (3 + depth * depth) / (2 - improving))
-        prune = true;
-    else if (!noisy && o->futility && !in_check && lmr_depth <= FUTILITY_MAX_DEPTH
-             && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
-        prune = true;
-    else if (o->see_pruning && depth <= 8
-             && !see_ge(b, m, noisy ? -SEE_NOISY_MARGIN * depth * depth : -SEE_QUIET_MARGIN * lmr_depth))
-        prune = true;
-    return prune;
+    if (!mi->noisy && o->late_move_pruning && depth <= LMP_MAX_DEPTH
+        && mi->move_count > (3 + depth * depth) / (2 - node->improving))
+        return true;
+    if (!mi->noisy && o->futility && !node->in_check && lmr_depth <= FUTILITY_MAX_DEPTH
+        && node->eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
+        return true;
+    return o->see_pruning && depth <= SEE_PRUNING_MAX_DEPTH
+        && !see_ge(b, mi->move, mi->noisy ? -SEE_NOISY_MARGIN * depth * depth : -SEE_QUIET_MARGIN * lmr_depth);
+}
+
+/* How many plies less a late move is searched: the table's reduction, less
+ * in PV nodes, for checks, killers, the counter move and moves with a good
+ * history; more when the position is not improving and at expected cut
+ * nodes. Called after the move is made (b is the position after it). */
+static int late_move_reduction(const Thread *t, const SearchStack *ss, const NodeInfo *node, const MoveInfo *mi,
+                               bool gives_check)
+{
+    const Board *b = &t->board;
+    Move m = mi->move;
+    int r = base_reduction(node->depth, mi->move_count);
+    r += !node->improving + node->cut_node - node->pv_node - gives_check;
+    if (!mi->noisy) {
+        if (m == ss->killers[0] || m == ss->killers[1] || m == node->counter)
+            r--;
+        int hist = t->history.butterfly[color_flip(b->side)][move_from(m)][move_to(m)];
+        r -= (hist + mi->continuation) / LMR_HISTORY_DIVISOR;
+    }
+    return r > 0 ? r : 0;
+}
+
+/* Searches the move just made, NegaScout's way: the first move of a PV
+ * node with the full window; any other with a null window — first at a
+ * reduced depth when LMR applies, then at full depth if the reduced search
+ * beat alpha — and once more with the full window if it surprised inside a
+ * PV node. Plain alpha-beta searches every move with the full window. */
+static int search_move(Thread *t, SearchStack *ss, const NodeInfo *node, const MoveInfo *mi, int alpha, int beta,
+                       int new_depth, bool gives_check)
+{
+    int ply = node->ply, score = 0;
+    if (search_options.algorithm == ALGO_ALPHABETA)
+        return -search(t, ss + 1, -beta, -alpha, new_depth, ply + 1, false);
+
+    bool full_window_first = node->pv_node && mi->move_count == 1;
+    bool need_full_depth = !full_window_first;
+    if (!full_window_first && search_options.lmr && node->depth >= LMR_MIN_DEPTH && mi->move_count > 1 + node->root
+        && (!mi->noisy || node->cut_node)) {
+        int reduced = new_depth - late_move_reduction(t, ss, node, mi, gives_check);
+        reduced = reduced < 1 ? 1 : reduced > new_depth ? new_depth : reduced;
+        score = -search(t, ss + 1, -alpha - 1, -alpha, reduced, ply + 1, true);
+        need_full_depth = score > alpha && reduced < new_depth;
+    }
+    if (need_full_depth)
+        score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, ply + 1, !node->cut_node);
+    if (full_window_first || (node->pv_node && score > alpha && (node->root || score < beta)))
+        score = -search(t, ss + 1, -beta, -alpha, new_depth, ply + 1, false);
+    return score;
+}
+
+/* Null move: if passing still keeps the side to move above beta, a real
+ * move will too. Not in check, not without pieces (zugzwang), not twice in
+ * a row. Returns a score to cut with, or SCORE_NONE. */
+static int null_move_cut(Thread *t, SearchStack *ss, const NodeInfo *node, int beta)
+{
+    Board *b = &t->board;
+    int depth = node->depth, eval = node->eval;
+    if (!search_options.null_move || depth < NMP_MIN_DEPTH || eval < beta || ss[-1].move == MOVE_NULL
+        || !has_non_pawn_material(b, b->side) || beta <= -MATE_IN_MAX)
+        return SCORE_NONE;
+    int surplus = (eval - beta) / NMP_EVAL_DIVISOR;
+    int reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + (surplus < NMP_MAX_EVAL_BONUS ? surplus : NMP_MAX_EVAL_BONUS);
+    play_null_move(t, ss);
+    (ss + 1)->few_budget = ss->few_budget;
+    (ss + 1)->single_budget = ss->single_budget;
+    int score = -search(t, ss + 1, -beta, -beta + 1, depth - reduction, node->ply + 1, !node->cut_node);
+    undo_null_move(t);
+    if (atomic_load_explicit(&t->shared->stop, memory_order_relaxed))
+        return 0;
+    if (score >= beta)
+        return score >= MATE_IN_MAX ? beta : score; /* an unproven mate is only a cut-off */
+    return SCORE_NONE;
+}
+
+/* Rewards the best move of a node that failed high and punishes the moves
+ * tried before it, quiet and noisy alike. */
+static void update_histories(Thread *t, SearchStack *ss, Move best_move, int depth, Move *quiets, int quiet_count,
+                             Move *captures, int capture_count)
+{
+    if (!is_noisy(&t->board, best_move)) {
+        if (quiet_count < MAX_QUIETS_TRIED)
+            quiets[quiet_count++] = best_move;
+        update_quiet_history(t, ss, best_move, depth, quiets, quiet_count);
+    } else if (capture_count < MAX_CAPTURES_TRIED)
+        captures[capture_count++] = best_move;
+    update_capture_history(t, best_move, depth, captures, capture_count);
 }
 
 static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, int ply, bool cut_node)
@@ -391,19 +542,22 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     bool pv_node = beta - alpha > 1;
     Move excluded = ss->excluded;
 
+    /* Step 1: at the horizon, quiescence search decides. */
     t->pv_length[ply] = ply;
     if (depth <= 0)
         return qsearch(t, ss, alpha, beta, ply);
     if (ply > t->seldepth)
         t->seldepth = ply;
 
+    /* Step 2: stop, draws, the ply limit, and mate distance pruning (no line
+     * from here can beat a mate already found closer to the root). */
     if (!root) {
         if (time_is_up(t))
             return 0;
         if (is_draw(t, ply))
             return SCORE_DRAW;
         if (ply >= MAX_PLY - 4)
-            return board_in_check(b) ? SCORE_DRAW : evaluate(b, &t->pawns);
+            return board_in_check(b) ? SCORE_DRAW : static_evaluation(t);
         if (o->mate_distance_pruning) {
             alpha = alpha > mated_in(ply) ? alpha : mated_in(ply);
             beta = beta < mate_in(ply + 1) ? beta : mate_in(ply + 1);
@@ -412,6 +566,8 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         }
     }
 
+    /* Step 3: the transposition table: a hash move, and outside PV nodes a
+     * cut-off when a deep enough stored bound settles the window. */
     TTProbe tt = { .hit = false, .move = MOVE_NONE, .depth = -1 };
     if (!excluded)
         tt_probe(board_key(b), ply, &tt);
@@ -420,6 +576,8 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     if (!pv_node && !excluded && tt.hit && tt.depth >= depth && o->tt_values && bound_allows_cutoff(&tt, alpha, beta))
         return tt.score;
 
+    /* Step 4: the static evaluation (from the table if stored), sharpened
+     * by a stored bound; none in check. */
     bool in_check = board_in_check(b);
     int eval;
     if (in_check)
@@ -427,45 +585,38 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     else if (excluded)
         eval = ss->static_eval; /* same node, already evaluated */
     else {
-        eval = ss->static_eval = use_tt_eval(&tt) ? tt.eval : evaluate(b, &t->pawns);
+        eval = ss->static_eval = use_tt_eval(&tt) ? tt.eval : static_evaluation(t);
         if (!tt.hit)
             tt_store(board_key(b), ply, MOVE_NONE, SCORE_NONE, eval, -2, BOUND_NONE);
         if (tt.hit && bound_improves(&tt, eval))
             eval = tt.score;
     }
-    bool improving = !in_check && ply >= 2 && ss[-2].static_eval != SCORE_NONE && ss->static_eval > ss[-2].static_eval;
+    NodeInfo node = {
+        .depth = depth, .ply = ply, .pv_node = pv_node, .cut_node = cut_node, .root = root, .in_check = in_check,
+        .improving = !in_check && ply >= 2 && ss[-2].static_eval != SCORE_NONE && ss->static_eval > ss[-2].static_eval,
+        .eval = eval,
+    };
     (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
 
     if (!pv_node && !in_check && !excluded && !root) {
-        /* Reverse futility: far above beta with little depth left. */
+        /* Step 5: reverse futility: far above beta with little depth left. */
         if (o->reverse_futility && depth <= RFP_MAX_DEPTH && eval < SCORE_KNOWN_WIN
-            && eval - RFP_MARGIN * (depth - improving) >= beta)
+            && eval - RFP_MARGIN * (depth - node.improving) >= beta)
             return eval;
 
-        /* Null move: if passing still keeps us above beta, a real move will
-         * too. Not without pieces (zugzwang) and not twice in a row. */
-        if (o->null_move && depth >= NMP_MIN_DEPTH && eval >= beta && ss[-1].move != MOVE_NULL
-            && has_non_pawn_material(b, b->side) && beta > -MATE_IN_MAX) {
-            int reduction = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
-            ss->move = MOVE_NULL;
-            ss->moved_piece = NO_PIECE;
-            board_make_null(b);
-            (ss + 1)->few_budget = ss->few_budget;
-            (ss + 1)->single_budget = ss->single_budget;
-            int score = -search(t, ss + 1, -beta, -beta + 1, depth - reduction, ply + 1, !cut_node);
-            board_unmake_null(b);
-            if (atomic_load_explicit(&t->shared->stop, memory_order_relaxed))
-                return 0;
-            if (score >= beta)
-                return score >= MATE_IN_MAX ? beta : score;
-        }
+        /* Step 6: null move pruning. */
+        int null_score = null_move_cut(t, ss, &node, beta);
+        if (null_score != SCORE_NONE)
+            return null_score;
     }
 
-    /* Without a hash move, ordering is poor: search a little shallower. */
+    /* Step 7: internal iterative reduction: without a hash move, ordering
+     * is poor, so search a little shallower. */
     if (o->iir && !excluded && depth >= IIR_MIN_DEPTH && tt.move == MOVE_NONE && (pv_node || cut_node))
-        depth--;
+        node.depth = --depth;
 
-    /* The seed's selective deepening needs the number of legal moves. */
+    /* Step 8: the seed's selective deepening (nodes with few legal moves
+     * cost no depth while the path's budget lasts), or the check extension. */
     int extension = 0;
     if (o->selective_deepening && !excluded && (ss->few_budget > 0 || ss->single_budget > 0)) {
         int legal = legal_move_count_capped(b, ss->few_budget > 0 ? o->few_moves : 1);
@@ -475,15 +626,17 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     if (!extension && in_check && o->check_extension)
         extension = 1;
 
-    const PieceToHistory *continuation[2] = { continuation_at(ss, 1), continuation_at(ss, 2) };
-    Move counter = ss[-1].move != MOVE_NONE && ss[-1].move != MOVE_NULL
+    /* Step 9: the moves, in the order the move picker finds best. */
+    node.continuation[0] = continuation_at(ss, 1);
+    node.continuation[1] = continuation_at(ss, 2);
+    node.counter = ss[-1].move != MOVE_NONE && ss[-1].move != MOVE_NULL
         ? t->history.counter[ss[-1].moved_piece][move_to(ss[-1].move)] : MOVE_NONE;
     MovePicker mp;
-    movepick_init(&mp, b, &t->history, tt.move, ss->killers, counter, continuation);
+    movepick_init(&mp, b, &t->history, tt.move, ss->killers, node.counter, node.continuation);
 
     int best = -SCORE_INFINITE, old_alpha = alpha, move_count = 0;
     Move best_move = MOVE_NONE, m;
-    Move quiets[64], captures[32];
+    Move quiets[MAX_QUIETS_TRIED], captures[MAX_CAPTURES_TRIED];
     int quiet_count = 0, capture_count = 0;
     CheckInfo check_info; /* worked out when the first move is up for pruning */
     bool check_info_ready = false;
@@ -492,13 +645,13 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         if (m == excluded || (root && !root_move_allowed(t, m)))
             continue;
         bool noisy = is_noisy(b, m);
-        move_count++;
+        MoveInfo mi = { .move = m, .noisy = noisy, .move_count = ++move_count,
+                        .continuation = noisy ? 0 : continuation_score(b, m, node.continuation) };
 
-        int continuation_history = noisy ? 0 : continuation_score(b, m, continuation);
+        /* Step 10: shallow pruning of this move, unless it gives check. */
         bool prune = !root && best > -MATE_IN_MAX
-            && (history_prunes(noisy, in_check, depth, move_count, m == tt.move, continuation_history)
-                || (has_non_pawn_material(b, b->side)
-                    && prune_move(b, m, noisy, depth, move_count, improving, in_check, eval, alpha)));
+            && (history_prunes(&node, &mi, m == tt.move)
+                || (has_non_pawn_material(b, b->side) && prune_move(b, &node, &mi, alpha)));
         if (prune) {
             if (!check_info_ready) {
                 check_info_init(b, &check_info);
@@ -508,6 +661,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
                 continue;
         }
 
+        /* Step 11: singular extension of the hash move, or a multi-cut. */
         int move_extension = extension;
         if (o->singular_extension && !root && m == tt.move && !excluded && depth >= SINGULAR_MIN_DEPTH
             && tt.depth >= depth - 3 && tt.bound == BOUND_LOWER && tt.score > -SCORE_KNOWN_WIN && tt.score < SCORE_KNOWN_WIN
@@ -519,47 +673,19 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
             move_extension = se;
         }
 
+        /* Step 12: make the move and search it (LMR and PVS re-searches). */
         play_move(t, ss, m);
         (ss + 1)->few_budget = ss->few_budget;
         (ss + 1)->single_budget = ss->single_budget;
         (ss + 1)->excluded = MOVE_NONE;
-        int new_depth = depth - 1 + move_extension;
-        int score;
-        bool gives_check = board_in_check(b);
-
-        if (o->algorithm == ALGO_ALPHABETA) {
-            score = -search(t, ss + 1, -beta, -alpha, new_depth, ply + 1, false);
-        } else {
-            bool full_window_first = pv_node && move_count == 1;
-            bool need_full_depth = true;
-            if (!full_window_first && o->lmr && depth >= 3 && move_count > 1 + root && (!noisy || cut_node)) {
-                int r = lmr_table[depth < MAX_PLY ? depth : MAX_PLY - 1][move_count < MAX_MOVES ? move_count : MAX_MOVES - 1];
-                r += !improving + cut_node - pv_node - gives_check;
-                if (!noisy) {
-                    if (m == ss->killers[0] || m == ss->killers[1] || m == counter)
-                        r--;
-                    int hist = t->history.butterfly[color_flip(b->side)][move_from(m)][move_to(m)];
-                    r -= (hist + continuation_history) / LMR_HISTORY_DIVISOR;
-                }
-                int reduced = new_depth - (r > 0 ? r : 0);
-                reduced = reduced < 1 ? 1 : reduced > new_depth ? new_depth : reduced;
-                score = -search(t, ss + 1, -alpha - 1, -alpha, reduced, ply + 1, true);
-                need_full_depth = score > alpha && reduced < new_depth;
-            } else {
-                need_full_depth = !full_window_first;
-            }
-            if (need_full_depth)
-                score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-            /* NegaScout's re-search: a null-window surprise inside a PV
-             * node is searched again with the full window. */
-            if (full_window_first || (pv_node && score > alpha && (root || score < beta)))
-                score = -search(t, ss + 1, -beta, -alpha, new_depth, ply + 1, false);
-        }
-        board_unmake_move(b);
+        int score = search_move(t, ss, &node, &mi, alpha, beta, depth - 1 + move_extension, board_in_check(b));
+        undo_move(t);
 
         if (atomic_load_explicit(&t->shared->stop, memory_order_relaxed))
             return 0;
 
+        /* Step 13: a better move: a new PV, and at the root a new best move;
+         * at beta the node is refuted and the other moves are not needed. */
         if (score > best) {
             best = score;
             if (score > alpha) {
@@ -580,26 +706,20 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
             }
         }
         if (m != best_move) {
-            if (!noisy && quiet_count < 64)
+            if (!noisy && quiet_count < MAX_QUIETS_TRIED)
                 quiets[quiet_count++] = m;
-            else if (noisy && capture_count < 32)
+            else if (noisy && capture_count < MAX_CAPTURES_TRIED)
                 captures[capture_count++] = m;
         }
     }
 
+    /* Step 14: no move: mate or stalemate (or, in a singular test, no other move). */
     if (move_count == 0)
         return excluded ? alpha : in_check ? mated_in(ply) : SCORE_DRAW;
 
-    if (best >= beta) {
-        if (!is_noisy(b, best_move)) {
-            if (quiet_count < 64)
-                quiets[quiet_count++] = best_move;
-            update_quiet_history(t, ss, best_move, depth, quiets, quiet_count);
-        } else if (capture_count < 32)
-            captures[capture_count++] = best_move;
-        update_capture_history(t, best_move, depth, captures, capture_count);
-    }
-
+    /* Step 15: learn from a cut-off, and store the result. */
+    if (best >= beta)
+        update_histories(t, ss, best_move, depth, quiets, quiet_count, captures, capture_count);
     if (!excluded) {
         int bound = best >= beta ? BOUND_LOWER : (pv_node && best > old_alpha) ? BOUND_EXACT : BOUND_UPPER;
         tt_store(board_key(b), ply, bound == BOUND_UPPER ? tt.move : best_move, best, ss->static_eval, depth, bound);
@@ -671,14 +791,14 @@ static int aspiration_search(Thread *t, int depth, int previous)
         if (atomic_load(&t->shared->stop))
             return score;
         if (score <= alpha) {
-            if (t->id == 0 && time_now_ms() - t->shared->budget.start > 2000) {
+            if (t->id == 0 && time_now_ms() - t->shared->budget.start > REPORT_BOUNDS_AFTER_MS) {
                 save_line(t, score);
                 report_line(t, t->pv_index, depth, BOUND_UPPER);
             }
             beta = (alpha + beta) / 2;
             alpha = score - window > -SCORE_INFINITE ? score - window : -SCORE_INFINITE;
         } else if (score >= beta) {
-            if (t->id == 0 && time_now_ms() - t->shared->budget.start > 2000) {
+            if (t->id == 0 && time_now_ms() - t->shared->budget.start > REPORT_BOUNDS_AFTER_MS) {
                 save_line(t, score);
                 report_line(t, t->pv_index, depth, BOUND_LOWER);
             }
@@ -711,7 +831,9 @@ static int mtdf_search(Thread *t, int depth, int guess)
 }
 
 /* A PV rebuilt from the table, for MTD(f), whose null-window searches
- * collect none: follow the stored moves while they are legal. */
+ * collect none: follow the stored moves while they are legal. (Nothing is
+ * evaluated on the way, so the board is moved directly, not through
+ * play_move.) */
 static void pv_from_tt(Thread *t)
 {
     Board *b = &t->board;
@@ -779,6 +901,7 @@ void search_iterate(Thread *t)
     t->completed_depth = 0;
     t->pv_index = 0;
     memset(&t->stats, 0, sizeof t->stats);
+    evaluator_start(&t->eval, &t->board);
     for (int i = 0; i < MAX_MULTIPV; i++)
         t->lines[i].pv_length = 0;
 

@@ -23,7 +23,7 @@
 
 #include "board.h"
 #include "history.h"
-#include "pawns.h"
+#include "evaluator.h"
 #include "timeman.h"
 
 typedef enum { ALGO_PVS, ALGO_ALPHABETA, ALGO_MTDF } SearchAlgorithm;
@@ -88,7 +88,7 @@ typedef struct Thread {
     int id;
     Board board;
     History history;
-    PawnTable pawns;
+    EvalState eval;
     SearchStack stack[MAX_PLY + STACK_OFFSET + 4];
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_length[MAX_PLY + 1];

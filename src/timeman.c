@@ -11,6 +11,16 @@ void timeman_init_limits(SearchLimits *limits)
     limits->time[WHITE] = limits->time[BLACK] = -1;
 }
 
+/* Without moves to go, a game is assumed to last MOVES_LEFT_AT_START more
+ * moves at the start, one fewer every PLIES_PER_MOVE_LESS plies, down to
+ * MOVES_LEFT_AT_LEAST. */
+enum { MOVES_LEFT_AT_START = 50, PLIES_PER_MOVE_LESS = 4, MOVES_LEFT_AT_LEAST = 30 };
+/* Tenths of the time left: the soft limit's cap, and the hard limit's
+ * cap (larger for the last move before the time control). */
+enum { SOFT_CAP_TENTHS = 4, HARD_CAP_TENTHS = 5, LAST_MOVE_HARD_CAP_TENTHS = 8 };
+/* The hard limit is at most this many times the ideal time of a move. */
+enum { HARD_PER_IDEAL = 5 };
+
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
@@ -30,14 +40,17 @@ void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int 
     int64_t available = max64(1, time - move_overhead);
     /* Without moves to go, assume the game lasts a while longer, a little
      * less the longer it has already gone. */
-    int horizon = limits->moves_to_go > 0 ? limits->moves_to_go : 50 - min64(game_ply / 4, 20);
-    if (horizon > 50)
-        horizon = 50;
+    int horizon = limits->moves_to_go > 0
+        ? limits->moves_to_go
+        : MOVES_LEFT_AT_START - min64(game_ply / PLIES_PER_MOVE_LESS, MOVES_LEFT_AT_START - MOVES_LEFT_AT_LEAST);
+    if (horizon > MOVES_LEFT_AT_START)
+        horizon = MOVES_LEFT_AT_START;
     int64_t ideal = available / horizon + inc * 3 / 4;
-    budget->soft = min64(ideal, available * 4 / 10);
+    budget->soft = min64(ideal, available * SOFT_CAP_TENTHS / 10);
     /* Never more than half of what is left (most of it only for the last
      * move of a period): a loaded machine can stall the engine for a while. */
-    budget->hard = min64(ideal * 5, available * (limits->moves_to_go == 1 ? 8 : 5) / 10);
+    int hard_cap = limits->moves_to_go == 1 ? LAST_MOVE_HARD_CAP_TENTHS : HARD_CAP_TENTHS;
+    budget->hard = min64(ideal * HARD_PER_IDEAL, available * hard_cap / 10);
     budget->soft = max64(1, min64(budget->soft, budget->hard));
     budget->hard = max64(1, budget->hard);
 }
