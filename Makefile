@@ -3,7 +3,8 @@
 #   make            optimised engine (./bachess), native CPU features when available
 #   make run        build and start the engine
 #   make test       install test dependencies (Debian), then run every test
-#   make debug      engine with assertions and debug info (./bachess-debug)
+#   make debug      engine with assertions and debug info (./bachess-debug): the board
+#                   is checked after every make/unmake, every searched move for legality
 #   make console-tests  console play driven in a pseudo-terminal
 #   make memory-tests   Hash as resident memory; no leaks in whole games (valgrind, LeakSanitizer)
 #   make conformance-uci  the UCI protocol scenarios (tests/conformance/uci_test.py)
@@ -38,7 +39,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug test build-deps test-deps unit-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug test build-deps test-deps deps-check unit-tests debug-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -58,6 +59,9 @@ $(BUILD)/tsan/%.o: src/%.c $(HEADERS)
 $(BUILD)/release/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(RELEASE_CFLAGS) -c $< -o $@
+$(BUILD)/debug/tests/%.o: tests/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(DEBUG_CFLAGS) -c $< -o $@
 $(BUILD)/sanitize/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(SANITIZE_CFLAGS) -c $< -o $@
@@ -85,6 +89,9 @@ $(BUILD)/bachess-tsan: $(call objects,tsan,$(SOURCES))
 $(BUILD)/release/unit-tests: $(call objects,release,$(LIB_SOURCES)) $(call test_objects,release)
 	$(CC) $(RELEASE_CFLAGS) $^ -o $@ $(LDLIBS) -lcriterion
 
+$(BUILD)/debug/unit-tests: $(call objects,debug,$(LIB_SOURCES)) $(call test_objects,debug)
+	$(CC) $(DEBUG_CFLAGS) $^ -o $@ $(LDLIBS) -lcriterion
+
 $(BUILD)/sanitize/unit-tests: $(call objects,sanitize,$(LIB_SOURCES)) $(call test_objects,sanitize)
 	$(CC) $(SANITIZE_CFLAGS) $^ -o $@ $(LDLIBS) -lcriterion
 
@@ -104,7 +111,9 @@ test-deps: build-deps
 # The optimised build runs everything at full test depth; the sanitizer
 # build runs the same tests once more with lighter perft depths.
 test: test-deps
+	$(MAKE) --no-print-directory deps-check
 	$(MAKE) --no-print-directory unit-tests
+	$(MAKE) --no-print-directory debug-tests
 	$(MAKE) --no-print-directory sanitize-tests
 	$(MAKE) --no-print-directory tsan-tests
 	$(MAKE) --no-print-directory book-interop
@@ -120,6 +129,16 @@ test: test-deps
 
 unit-tests: $(EXE) $(BUILD)/release/unit-tests
 	BACHESS_DATA=data $(BUILD)/release/unit-tests --jobs 2
+
+# The unit tests once more on the debug build, whose assertions check the
+# board after every make/unmake, the legality of every move searched and
+# the pairing of the evaluation's push/pop hooks (lighter perft depths).
+debug-tests: $(BUILD)/debug/unit-tests
+	BACHESS_DATA=data BACHESS_TEST_LIGHT=1 $(BUILD)/debug/unit-tests --jobs 2
+
+# The include layers (README: source map).
+deps-check:
+	scripts/check-deps.sh
 
 # Threaded search under ThreadSanitizer: stop/ponderhit/isready races.
 tsan-tests: $(BUILD)/bachess-tsan

@@ -1,6 +1,8 @@
 /* board.c — piece placement, make/unmake, FEN and the draw rules. */
 #include "board.h"
 
+#include <assert.h>
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -214,6 +216,7 @@ void board_make_move(Board *b, Move m)
     }
     st->key = key;
     st->pawn_key = pawn_key;
+    assert(board_is_consistent(b));
 }
 
 void board_unmake_move(Board *b)
@@ -240,6 +243,7 @@ void board_unmake_move(Board *b)
     b->side = us;
     b->game_ply--;
     b->state_index--;
+    assert(board_is_consistent(b));
 }
 
 /* A null move passes the turn; the search uses it to test whether the
@@ -261,6 +265,7 @@ void board_make_null(Board *b)
     b->side = color_flip(b->side);
     b->game_ply++;
     st->checkers = 0; /* never made while in check */
+    assert(board_is_consistent(b));
 }
 
 void board_unmake_null(Board *b)
@@ -547,4 +552,30 @@ void board_get_fen(const Board *b, char *out, size_t size)
     }
     snprintf(text + n, sizeof text - (size_t)n, " %d %d", st->rule50, board_fullmove(b));
     snprintf(out, size, "%s", text);
+}
+
+/* ---- consistency (debug builds assert it after every change) ------------- */
+
+/* Do the board's redundant parts agree: the mailbox with the bitboards, the
+ * incremental keys with keys computed afresh, the checkers with the attacks
+ * on the king, and is there one king a side? */
+bool board_is_consistent(const Board *b)
+{
+    Bitboard by_type[PIECE_TYPE_NB] = { 0 }, by_color[COLOR_NB] = { 0 };
+    for (Square s = A1; s < SQUARE_NB; s++) {
+        Piece p = board_piece_on(b, s);
+        if (p == NO_PIECE)
+            continue;
+        if (p >= PIECE_NB)
+            return false;
+        by_type[piece_type(p)] |= square_bb(s);
+        by_color[piece_color(p)] |= square_bb(s);
+    }
+    if (memcmp(by_type, b->by_type, sizeof by_type) != 0 || memcmp(by_color, b->by_color, sizeof by_color) != 0)
+        return false;
+    if (popcount(board_pieces(b, WHITE, KING)) != 1 || popcount(board_pieces(b, BLACK, KING)) != 1)
+        return false;
+    if (board_key(b) != board_compute_key(b) || board_pawn_key(b) != board_compute_pawn_key(b))
+        return false;
+    return board_checkers(b) == compute_checkers(b);
 }

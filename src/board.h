@@ -67,6 +67,8 @@ void board_unmake_null(Board *b);
 void board_trim_history(Board *b);
 
 Key board_compute_key(const Board *b);
+/* Mailbox, bitboards, keys and checkers agree (asserted in debug builds). */
+bool board_is_consistent(const Board *b);
 Key board_compute_pawn_key(const Board *b);
 Bitboard board_attackers_to(const Board *b, Square s, Bitboard occupied);
 bool board_square_attacked(const Board *b, Square s, Color by);

@@ -2,6 +2,7 @@
  * quiescence search (see search.h). */
 #include "search.h"
 
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -162,6 +163,7 @@ static void undo_move(Thread *t)
 {
     board_unmake_move(&t->board);
     evaluator_pop(&t->eval);
+    assert(t->eval.depth >= 0);
 }
 
 static void play_null_move(Thread *t, SearchStack *ss)
@@ -311,6 +313,7 @@ static int qsearch(Thread *t, SearchStack *ss, int alpha, int beta, int ply)
                     continue; /* delta pruning: even winning the piece stays below alpha */
             }
         }
+        assert(move_is_legal(b, m));
         play_move(t, ss, m);
         int score = -qsearch(t, ss + 1, -beta, -alpha, ply + 1);
         undo_move(t);
@@ -644,6 +647,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     while ((m = movepick_next(&mp)) != MOVE_NONE) {
         if (m == excluded || (root && !root_move_allowed(t, m)))
             continue;
+        assert(move_is_legal(b, m)); /* the picker checks the hash move, killers and counter move */
         bool noisy = is_noisy(b, m);
         MoveInfo mi = { .move = m, .noisy = noisy, .move_count = ++move_count,
                         .continuation = noisy ? 0 : continuation_score(b, m, node.continuation) };
@@ -938,4 +942,5 @@ void search_iterate(Thread *t)
             break;
         previous_score = score;
     }
+    assert(t->eval.depth == 0); /* every push had its pop */
 }

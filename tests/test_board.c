@@ -3,6 +3,7 @@
  * exact make/unmake (moves and null moves), and repetition detection.
  */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -513,3 +514,31 @@ Test(board, key_after_predicts_normal_moves)
     for_each_suite_move("perft.epd", check_key_after, &checked);
     cr_assert_gt(checked, 1000);
 }
+
+/* ---- the debug build's assertions ------------------------------------------ */
+
+Test(board, consistency_check_sees_a_corrupted_board)
+{
+    Board *b = board_from_fen(START_FEN);
+    cr_assert(board_is_consistent(b));
+    b->squares[E4] = W_KNIGHT; /* the mailbox disagrees with the bitboards */
+    cr_assert_not(board_is_consistent(b));
+    b->squares[E4] = NO_PIECE;
+    cr_assert(board_is_consistent(b));
+    b->states[b->state_index].key ^= 1; /* a stale key */
+    cr_assert_not(board_is_consistent(b));
+    free(b);
+}
+
+/* In a build with assertions (make debug, run by make debug-tests), a move
+ * made on a corrupted board stops the program at once instead of searching
+ * on with wrong keys. Optimised builds have no assertions to test. */
+#ifndef NDEBUG
+Test(board, debug_build_asserts_consistency_after_a_move, .signal = SIGABRT)
+{
+    Board *b = board_from_fen(START_FEN);
+    b->states[b->state_index].key ^= 1;
+    board_make_move(b, move_from_coordinate(b, "e2e4"));
+    free(b);
+}
+#endif
