@@ -12,8 +12,6 @@
 #include "movegen.h"
 #include "games/pgn_text.h"
 
-static const char *const ROSTER[] = { "Event", "Site", "Date", "Round", "White", "Black", "Result" };
-enum { ROSTER_SIZE = 7, RESULT_TAG = 6 };
 
 /* Tags written from the game itself, never stored. */
 static bool is_derived_tag(const char *name)
@@ -51,9 +49,9 @@ static void put_tag(GameTag *t, const char *name, const char *value)
 static void reset_tags(GameLog *g)
 {
     static const char *const DEFAULTS[] = { "?", "?", "????.??.??", "-", "?", "?", "*" };
-    for (int i = 0; i < ROSTER_SIZE; i++)
-        put_tag(&g->tags[i], ROSTER[i], DEFAULTS[i]);
-    g->tag_count = ROSTER_SIZE;
+    for (int i = 0; i < PGN_ROSTER_SIZE; i++)
+        put_tag(&g->tags[i], PGN_ROSTER[i], DEFAULTS[i]);
+    g->tag_count = PGN_ROSTER_SIZE;
     time_t now = time(NULL);
     struct tm day;
     if (localtime_r(&now, &day))
@@ -108,7 +106,7 @@ bool gamelog_set_tag(GameLog *g, const char *name, const char *value)
     if (!name || !is_tag_name(name) || is_derived_tag(name))
         return false;
     int i = find_tag(g, name);
-    bool roster = i >= 0 && i < ROSTER_SIZE;
+    bool roster = i >= 0 && i < PGN_ROSTER_SIZE;
     if (!value || !*value) {
         if (roster)
             put_tag(&g->tags[i], name, "?");
@@ -259,12 +257,12 @@ static bool from_start_position(const GameLog *g)
 
 static void write_tags(const GameLog *g, FILE *out)
 {
-    for (int i = 0; i < ROSTER_SIZE; i++)
-        pgn_write_tag(out, ROSTER[i], i == RESULT_TAG ? gamelog_result_text(g->result) : g->tags[i].value);
+    for (int i = 0; i < PGN_ROSTER_SIZE; i++)
+        pgn_write_tag(out, PGN_ROSTER[i], i == PGN_ROSTER_RESULT ? gamelog_result_text(g->result) : g->tags[i].value);
     /* The others in ASCII order, the derived ones among them. */
     GameTag others[GAMELOG_MAX_TAGS + 4];
     int n = 0;
-    for (int i = ROSTER_SIZE; i < g->tag_count; i++)
+    for (int i = PGN_ROSTER_SIZE; i < g->tag_count; i++)
         if (strcmp(g->tags[i].name, "Termination") != 0)
             others[n++] = g->tags[i];
     if (!from_start_position(g)) {
@@ -282,16 +280,9 @@ static void write_tags(const GameLog *g, FILE *out)
 
 static void write_movetext(const GameLog *g, FILE *out)
 {
-    /* A move number is one word with its move, so the two stay together. */
     PgnLine w = { out, 0 };
-    char word[GAMELOG_REASON + 8];
-    for (int i = 0; i < g->count; i++) {
-        gamelog_numbered_san(g, i, word, sizeof word);
-        /* After the first move only White's moves carry a number. */
-        if (i > 0 && (g->start_ply + i) % 2)
-            snprintf(word, sizeof word, "%s", g->moves[i].san);
-        pgn_write_word(&w, word);
-    }
+    for (int i = 0; i < g->count; i++)
+        pgn_write_move(&w, g->start_ply + i, i == 0, g->moves[i].san);
     if (g->reason[0]) {
         /* The reason as a comment, word by word; braces cannot nest. */
         char comment[GAMELOG_REASON + 2];

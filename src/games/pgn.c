@@ -601,8 +601,6 @@ PgnStatus pgn_next(PgnReader *r, const PgnGame **game, PgnError *error)
 bool pgn_write_game(FILE *out, const PgnTag *tags, int tag_count, const char *fen,
                     const Move *moves, int move_count, const char *result)
 {
-    static const char *ROSTER[] = { "Event", "Site", "Date", "Round", "White", "Black", "Result" };
-    static const char *UNKNOWN[] = { "?", "?", "????.??.??", "?", "?", "?", "*" };
     result = result && is_result(result) ? normal_result(result) : "*";
     Board *b = malloc(sizeof *b);
     if (!b)
@@ -625,13 +623,9 @@ bool pgn_write_game(FILE *out, const PgnTag *tags, int tag_count, const char *fe
         legal = move_is_legal(b, moves[i]);
         if (!legal)
             break;
-        char word[32], san[MOVE_TEXT_SIZE];
-        if (b->side == WHITE || i == 0) {
-            snprintf(word, sizeof word, "%d%s", board_fullmove(b), b->side == WHITE ? "." : "...");
-            pgn_write_word(&line, word);
-        }
+        char san[MOVE_TEXT_SIZE];
         move_to_san(b, moves[i], san);
-        pgn_write_word(&line, san);
+        pgn_write_move(&line, b->game_ply, i == 0, san);
         board_make_move(b, moves[i]);
         board_trim_history(b);
     }
@@ -645,12 +639,12 @@ bool pgn_write_game(FILE *out, const PgnTag *tags, int tag_count, const char *fe
         return false;
     }
 
-    for (int k = 0; k < 7; k++) {
-        const char *value = UNKNOWN[k];
+    for (int k = 0; k < PGN_ROSTER_SIZE; k++) {
+        const char *value = PGN_ROSTER_UNKNOWN[k];
         for (int i = 0; i < tag_count; i++)
-            if (strcmp(tags[i].name, ROSTER[k]) == 0 && tags[i].value[0])
+            if (strcmp(tags[i].name, PGN_ROSTER[k]) == 0 && tags[i].value[0])
                 value = tags[i].value;
-        pgn_write_tag(out, ROSTER[k], k == 6 ? result : value);
+        pgn_write_tag(out, PGN_ROSTER[k], k == PGN_ROSTER_RESULT ? result : value);
     }
     if (!standard) {
         pgn_write_tag(out, "SetUp", "1");
@@ -658,8 +652,8 @@ bool pgn_write_game(FILE *out, const PgnTag *tags, int tag_count, const char *fe
     }
     for (int i = 0; i < tag_count; i++) {
         bool skip = strcmp(tags[i].name, "SetUp") == 0 || strcmp(tags[i].name, "FEN") == 0;
-        for (int k = 0; k < 7 && !skip; k++)
-            skip = strcmp(tags[i].name, ROSTER[k]) == 0;
+        for (int k = 0; k < PGN_ROSTER_SIZE && !skip; k++)
+            skip = strcmp(tags[i].name, PGN_ROSTER[k]) == 0;
         if (!skip)
             pgn_write_tag(out, tags[i].name, tags[i].value);
     }

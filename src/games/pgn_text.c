@@ -4,6 +4,9 @@
 #include <ctype.h>
 #include <string.h>
 
+const char *const PGN_ROSTER[PGN_ROSTER_SIZE] = { "Event", "Site", "Date", "Round", "White", "Black", "Result" };
+const char *const PGN_ROSTER_UNKNOWN[PGN_ROSTER_SIZE] = { "?", "?", "????.??.??", "?", "?", "?", "*" };
+
 void pgn_write_tag(FILE *out, const char *name, const char *value)
 {
     fprintf(out, "[%s \"", name);
@@ -27,4 +30,14 @@ void pgn_write_word(PgnLine *line, const char *word)
     }
     fputs(word, line->out);
     line->column += length;
+}
+
+void pgn_write_move(PgnLine *line, int ply, bool first, const char *san)
+{
+    char word[64];
+    if (ply % 2 == 0 || first)
+        snprintf(word, sizeof word, "%d.%s %.40s", ply / 2 + 1, ply % 2 ? ".." : "", san);
+    else
+        snprintf(word, sizeof word, "%.40s", san);
+    pgn_write_word(line, word);
 }

@@ -1,10 +1,18 @@
 #pragma once
 /*
  * pgn_text.h — the text rules of PGN's export format, shared by the game
- * log (gamelog.c) and the PGN tool's writer (pgn.c): how a tag value is
- * quoted, and how movetext is broken into lines.
+ * log (gamelog.c) and the PGN tool's writer (pgn.c): the Seven Tag Roster,
+ * how a tag value is quoted, how moves are numbered and how movetext is
+ * broken into lines.
  */
+#include <stdbool.h>
 #include <stdio.h>
+
+/* The Seven Tag Roster in its order (PGN standard §8.1.1), and the value
+ * each tag has when nothing is known. */
+enum { PGN_ROSTER_SIZE = 7, PGN_ROSTER_RESULT = 6 };
+extern const char *const PGN_ROSTER[PGN_ROSTER_SIZE];
+extern const char *const PGN_ROSTER_UNKNOWN[PGN_ROSTER_SIZE];
 
 /* Movetext lines stay below 80 columns (PGN standard §8.2.6). */
 enum { PGN_LINE_MAX = 79 };
@@ -21,3 +29,9 @@ typedef struct {
 } PgnLine;
 
 void pgn_write_word(PgnLine *line, const char *word);
+
+/* One move of the movetext, played at `ply` (0 for White's first move of
+ * a game): White's moves, and the first move written, carry their number
+ * ("12. Nf3", "12... Nf6"), in one word with the move so that a line never
+ * breaks between them. */
+void pgn_write_move(PgnLine *line, int ply, bool first, const char *san);

@@ -58,6 +58,16 @@ static bool parse_results(const char *text, unsigned *out)
     return bits != 0;
 }
 
+/* Prints what was wrong (if anything is named) and the usage; the exit
+ * status of a sub-command called the wrong way. */
+static int usage_error(const char *command, const char *argument)
+{
+    if (command && argument)
+        fprintf(stderr, "%s: bad or incomplete argument '%s'\n", command, argument);
+    book_usage();
+    return 2;
+}
+
 static int cmd_build(int argc, char **argv)
 {
     BookBuildOptions o;
@@ -87,16 +97,11 @@ static int cmd_build(int argc, char **argv)
             pgn = a;
         else
             ok = false;
-        if (!ok) {
-            fprintf(stderr, "book build: bad or incomplete argument '%s'\n", a);
-            book_usage();
-            return 2;
-        }
+        if (!ok)
+            return usage_error("book build", a);
     }
-    if (!pgn || (!out && !c_source)) {
-        book_usage();
-        return 2;
-    }
+    if (!pgn || (!out && !c_source))
+        return usage_error(NULL, NULL);
     Book book;
     BookBuildStats s;
     char error[256];
@@ -229,10 +234,8 @@ static int cmd_key(int argc, char **argv)
 
 static int cmd_info(int argc, char **argv, bool dump)
 {
-    if (argc != 1) {
-        book_usage();
-        return 2;
-    }
+    if (argc != 1)
+        return usage_error(NULL, NULL);
     Book book;
     if (!open_book(argv[0], &book))
         return 1;
@@ -266,10 +269,8 @@ static int cmd_walk(int argc, char **argv)
     int max_ply = 1000;
     if (argc == 4 && strcmp(argv[2], "--max-ply") == 0 && parse_int_in(argv[3], 1, 1000, &max_ply))
         argc = 2;
-    if (argc != 2) {
-        book_usage();
-        return 2;
-    }
+    if (argc != 2)
+        return usage_error(NULL, NULL);
     Book book;
     if (!open_book(argv[0], &book))
         return 1;
@@ -351,15 +352,11 @@ static int cmd_read(int argc, char **argv)
             quiet = true;
         else if (!path && argv[i][0] != '-')
             path = argv[i];
-        else {
-            book_usage();
-            return 2;
-        }
+        else
+            return usage_error("book read", argv[i]);
     }
-    if (!path) {
-        book_usage();
-        return 2;
-    }
+    if (!path)
+        return usage_error(NULL, NULL);
     char error[300];
     PgnReader *r = pgn_open(path, error, sizeof error);
     if (!r) {
@@ -404,10 +401,8 @@ static int cmd_read(int argc, char **argv)
 
 int book_command(int argc, char **argv)
 {
-    if (argc < 1) {
-        book_usage();
-        return 2;
-    }
+    if (argc < 1)
+        return usage_error(NULL, NULL);
     const char *sub = argv[0];
     argc--, argv++;
     if (strcmp(sub, "build") == 0)
@@ -424,6 +419,5 @@ int book_command(int argc, char **argv)
         return cmd_walk(argc, argv);
     if (strcmp(sub, "read") == 0)
         return cmd_read(argc, argv);
-    book_usage();
-    return 2;
+    return usage_error(NULL, NULL);
 }
