@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games/book.h"
 #include "fuzz_common.h"
-#include "movegen.h"
+#include "games/book.h"
 #include "games/polyglot.h"
+#include "movegen.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -20,11 +20,11 @@
 
 #include "board.h"
 #include "engine.h"
-#include "protocol/frontend_options.h"
 #include "fuzz_common.h"
 #include "options.h"
-#include "tokens.h"
+#include "protocol/frontend_options.h"
 #include "protocol/xboard.h"
+#include "tokens.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

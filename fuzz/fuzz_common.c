@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "games/book.h"
+#include "games/polyglot.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
-#include "games/polyglot.h"
 #include "tokens.h"
 
 void fuzz_fail(const char *what, const char *file, int line)

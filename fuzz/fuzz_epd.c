@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "board.h"
-#include "tools/epd.h"
 #include "fuzz_common.h"
+#include "tools/epd.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -10,8 +10,8 @@
 
 #include "board.h"
 #include "fuzz_common.h"
-#include "movegen.h"
 #include "games/pgn.h"
+#include "movegen.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

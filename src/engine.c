@@ -11,8 +11,8 @@
 #include "engine_options.h"
 #include "movegen.h"
 #include "notation.h"
-#include "timer.h"
 #include "score.h"
+#include "timer.h"
 #include "tt.h"
 
 static struct {

@@ -4,20 +4,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tools/bench.h"
 #include "board.h"
-#include "tools/book_cmd.h"
-#include "protocol/console.h"
 #include "engine.h"
-#include "tools/epd.h"
 #include "eval.h"
-#include "tools/lab.h"
-#include "protocol/frontend_options.h"
 #include "perft.h"
-#include "tokens.h"
-#include "tools/tune.h"
+#include "protocol/console.h"
+#include "protocol/frontend_options.h"
 #include "protocol/uci.h"
 #include "protocol/xboard.h"
+#include "tokens.h"
+#include "tools/bench.h"
+#include "tools/book_cmd.h"
+#include "tools/epd.h"
+#include "tools/lab.h"
+#include "tools/tune.h"
 
 static void usage(void)
 {

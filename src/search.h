@@ -22,8 +22,8 @@
 #include <stdatomic.h>
 
 #include "board.h"
-#include "history.h"
 #include "evaluator.h"
+#include "history.h"
 #include "timeman.h"
 
 typedef enum { ALGO_PVS, ALGO_ALPHABETA, ALGO_MTDF } SearchAlgorithm;

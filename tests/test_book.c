@@ -6,14 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "games/book.h"
-#include "engine_book.h"
 #include "engine.h"
+#include "engine_book.h"
+#include "games/book.h"
+#include "games/pgn.h"
+#include "games/polyglot.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
-#include "games/pgn.h"
-#include "games/polyglot.h"
 #include "support.h"
 
 static void setup(void)

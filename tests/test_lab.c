@@ -25,10 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support.h"
 #include "tools/lab.h"
 #include "tools/lab_search.h"
 #include "tools/lab_tree.h"
-#include "support.h"
 
 TestSuite(lab_tree, .timeout = 300);
 TestSuite(lab_search, .timeout = 300);

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "notation.h"
 #include "games/pgn.h"
+#include "notation.h"
 #include "support.h"
 
 TestSuite(pgn, .init = board_init, .timeout = 120);

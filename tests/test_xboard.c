@@ -12,14 +12,14 @@
 #include <string.h>
 
 #include "engine.h"
-#include "movegen.h"
 #include "engine_options.h"
+#include "movegen.h"
 #include "options.h"
 #include "protocol/frontend_options.h"
-#include "support.h"
 #include "protocol/xboard.h"
 #include "protocol/xboard_claims.h"
 #include "protocol/xboard_clock.h"
+#include "support.h"
 
 static void setup(void)
 {

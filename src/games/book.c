@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "movegen.h"
 #include "games/pgn.h"
 #include "games/polyglot.h"
+#include "movegen.h"
 
 enum { ENTRY_SIZE = 16 };
 

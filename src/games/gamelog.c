@@ -9,8 +9,8 @@
 #include <sys/file.h>
 #include <time.h>
 
-#include "movegen.h"
 #include "games/pgn_text.h"
+#include "movegen.h"
 
 
 /* Tags written from the game itself, never stored. */

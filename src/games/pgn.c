@@ -8,9 +8,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "games/pgn_text.h"
 #include "movegen.h"
 #include "notation.h"
-#include "games/pgn_text.h"
 
 enum { BUFFER_SIZE = 1 << 16 };
 

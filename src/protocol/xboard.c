@@ -12,19 +12,19 @@
 #include <strings.h>
 
 #include "engine.h"
-#include "protocol/inbox.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
 #include "protocol/frontend_options.h"
+#include "protocol/inbox.h"
 #include "protocol/output.h"
+#include "protocol/xboard_claims.h"
+#include "protocol/xboard_clock.h"
+#include "protocol/xboard_pgn.h"
 #include "score.h"
 #include "timer.h"
 #include "tokens.h"
 #include "tt.h"
-#include "protocol/xboard_claims.h"
-#include "protocol/xboard_clock.h"
-#include "protocol/xboard_pgn.h"
 
 #define ENGINE_NAME "bachess"
 

@@ -7,12 +7,12 @@
 #include <strings.h>
 
 #include "games/book.h"
-#include "tools/book_cmd.h"
-#include "movegen.h"
-#include "notation.h"
 #include "games/pgn.h"
 #include "games/polyglot.h"
+#include "movegen.h"
+#include "notation.h"
 #include "tokens.h"
+#include "tools/book_cmd.h"
 
 static void book_usage(void)
 {

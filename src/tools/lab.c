@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timer.h"
 #include "tools/lab_search.h"
 #include "tools/lab_tree.h"
-#include "timer.h"
 
 enum { BRANCHING_NB = 5, MIN_DEPTH = 2 };
 static const int branchings[BRANCHING_NB] = {2, 5, 10, 20, 35};

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "movegen.h"
 #include "games/pgn.h"
+#include "movegen.h"
 #include "see.h"
 
 bool tune_position_is_quiet(const Board *b)

@@ -131,6 +131,14 @@ def s02_features():
             check(f.get(name) in ("0", "1"), f"boolean feature {name}={f.get(name)}")
         check(all(re.fullmatch(r"\S.* -(spin -?\d+ -?\d+ -?\d+|check [01]|button|string.*|combo .*)", o)
                   for o in f["options"].split("\n") if o), "an option feature does not parse")
+        # Every option with its name, type, value and range, as the engine has
+        # always offered them (a change to the list must change this file too).
+        expected = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cecp_options.txt")
+        with open(expected) as fh:
+            want = sorted(t.rstrip("\n") for t in fh if t.strip())
+        got = sorted(o for o in f["options"].split("\n") if o)
+        check(got == want, f"option list differs from cecp_options.txt: missing {sorted(set(want) - set(got))}, "
+                           f"unexpected {sorted(set(got) - set(want))}")
 
 
 def s03_unbuffered():

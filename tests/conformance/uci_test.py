@@ -15,6 +15,7 @@ import argparse
 import os
 import random
 import re
+import subprocess
 import sys
 import time
 
@@ -93,8 +94,24 @@ class UciEngine(harness.Engine):
                                   % (self.proc.poll(), pattern, got[-5:]))
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise Failure("no line matching /%s/ within %.2f s; last lines %r" % (pattern, timeout, got[-5:]))
+                    raise Failure("no line matching /%s/ within %.2f s; last lines %r%s"
+                                  % (pattern, timeout, got[-5:], self.stacks()))
                 self._cond.wait(left)
+
+    def stacks(self):
+        """Where a live engine that stopped answering is: its process state
+        and every thread's stack (gdb), for the failure report."""
+        if self.proc.poll() is not None:
+            return "; the engine has exited (%s)" % self.proc.returncode
+        try:
+            with open("/proc/%d/status" % self.proc.pid) as f:
+                state = next((l.strip() for l in f if l.startswith("State:")), "")
+            bt = subprocess.run(["gdb", "-p", str(self.proc.pid), "-batch", "-ex", "thread apply all bt"],
+                                capture_output=True, text=True, timeout=30).stdout
+            frames = [l for l in bt.splitlines() if l.startswith(("Thread", "#"))]
+            return "; engine %s, threads:\n%s" % (state, "\n".join(frames[:60]))
+        except (OSError, subprocess.SubprocessError, StopIteration) as e:
+            return "; no stack: %s" % e
 
     def collect(self, duration):
         """Every line that arrives within `duration` s (consumed)."""
@@ -390,6 +407,14 @@ def t_uci_handshake():
         elif kind == "button":
             check(rest == "", "a button has no default: %s%s" % (name, rest))
     check(not e.collect(0.2), "output after uciok without a command")
+    # Every option with its name, type, default and range, as the engine has
+    # always offered them (a change to the list must change this file too).
+    expected = os.path.join(os.path.dirname(os.path.abspath(__file__)), "uci_options.txt")
+    with open(expected) as f:
+        want = sorted(l.rstrip("\n") for l in f if l.strip())
+    got = sorted(l for l in lines if l.startswith("option name "))
+    check(got == want, "option list differs from uci_options.txt: missing %r, unexpected %r"
+          % (sorted(set(want) - set(got)), sorted(set(got) - set(want))))
 
 
 @scenario("03 stdout not buffered: readyok within 200 ms")
