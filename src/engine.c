@@ -354,7 +354,7 @@ void engine_go(const SearchLimits *limits, SearchReport report)
         if (s->multipv < WEAK_CANDIDATES)
             s->multipv = WEAK_CANDIDATES;
     }
-    timeman_init(&s->budget, limits, engine.game->side, engine.game->game_ply, engine_settings.move_overhead_ms);
+    timeman_init(&s->budget, limits, engine.game->side, engine_settings.move_overhead_ms);
     /* A forced move is played at once when the clock is running. */
     if (s->root_move_count == 1 && !limits->infinite && !limits->ponder && s->budget.hard >= 0)
         s->limits.depth = 1;

@@ -678,12 +678,15 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         }
 
         /* Step 12: make the move and search it (LMR and PVS re-searches). */
+        uint64_t nodes_before = atomic_load_explicit(&t->nodes, memory_order_relaxed);
         play_move(t, ss, m);
         (ss + 1)->few_budget = ss->few_budget;
         (ss + 1)->single_budget = ss->single_budget;
         (ss + 1)->excluded = MOVE_NONE;
         int score = search_move(t, ss, &node, &mi, alpha, beta, depth - 1 + move_extension, board_in_check(b));
         undo_move(t);
+        if (root) /* for the time manager: how hard this move was to judge */
+            t->root_move_nodes[move_from(m)][move_to(m)] += atomic_load_explicit(&t->nodes, memory_order_relaxed) - nodes_before;
 
         if (atomic_load_explicit(&t->shared->stop, memory_order_relaxed))
             return 0;
@@ -895,12 +898,26 @@ static void report_final(Thread *t)
         report_line(t, 0, t->completed_depth, BOUND_EXACT);
 }
 
+/* What the time manager reads after an iteration: how long the best move
+ * has stood, its share of the nodes, and the score's fall. */
+static void update_progress(const Thread *t, SearchProgress *p, Move previous_best, int score_drop)
+{
+    p->stable_iterations = t->best_move == previous_best ? p->stable_iterations + 1 : 0;
+    uint64_t total = atomic_load_explicit(&t->nodes, memory_order_relaxed);
+    Move best = t->best_move;
+    p->best_move_share = total && best != MOVE_NONE
+        ? (double)t->root_move_nodes[move_from(best)][move_to(best)] / (double)total : 1.0;
+    p->score_drop = score_drop;
+}
+
 void search_iterate(Thread *t)
 {
     SearchShared *s = t->shared;
     int max_depth = s->limits.depth > 0 && s->limits.depth < MAX_PLY ? s->limits.depth : MAX_PLY - 1;
-    int previous_score = 0, instability = 0;
+    int previous_score = 0;
+    SearchProgress progress = { .stable_iterations = 0 };
     Move previous_best = MOVE_NONE;
+    memset(t->root_move_nodes, 0, sizeof t->root_move_nodes);
     t->best_move = t->ponder_move = MOVE_NONE;
     t->completed_depth = 0;
     t->pv_index = 0;
@@ -934,11 +951,10 @@ void search_iterate(Thread *t)
             break;
         if (mate_limit_reached(&s->limits, score))
             break;
-        instability = t->best_move != previous_best ? instability + 2 : (instability > 0 ? instability - 1 : 0);
+        update_progress(t, &progress, previous_best, depth > 1 ? previous_score - score : 0);
         previous_best = t->best_move;
         int64_t elapsed = time_now_ms() - atomic_load(&s->clock_start);
-        if (!atomic_load(&s->pondering)
-            && timeman_soft_stop(&s->budget, elapsed, instability, previous_score - score))
+        if (!atomic_load(&s->pondering) && timeman_soft_stop(&s->budget, elapsed, &progress))
             break;
         previous_score = score;
     }

@@ -98,6 +98,7 @@ typedef struct Thread {
     int best_score;
     int pv_index;                /* which multi-PV line is being searched */
     RootLine lines[MAX_MULTIPV];
+    uint64_t root_move_nodes[SQUARE_NB][SQUARE_NB]; /* nodes spent below each root move, this search */
     SearchStats stats;
     struct SearchShared *shared;
 } Thread;

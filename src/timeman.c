@@ -11,20 +11,21 @@ void timeman_init_limits(SearchLimits *limits)
     limits->time[WHITE] = limits->time[BLACK] = -1;
 }
 
-/* Without moves to go, a game is assumed to last MOVES_LEFT_AT_START more
- * moves at the start, one fewer every PLIES_PER_MOVE_LESS plies, down to
- * MOVES_LEFT_AT_LEAST. */
-enum { MOVES_LEFT_AT_START = 50, PLIES_PER_MOVE_LESS = 4, MOVES_LEFT_AT_LEAST = 30 };
-/* Tenths of the time left: the soft limit's cap, and the hard limit's
- * cap (larger for the last move before the time control). */
-enum { SOFT_CAP_TENTHS = 4, HARD_CAP_TENTHS = 5, LAST_MOVE_HARD_CAP_TENTHS = 8 };
-/* The hard limit is at most this many times the ideal time of a move. */
-enum { HARD_PER_IDEAL = 5 };
+/* Without moves to go, the clock is shared as if MOVES_HORIZON moves were
+ * left, with the increment of INC_MOVES of them counted in. */
+enum { MOVES_HORIZON = 50, INC_MOVES = 25 };
+/* The optimum and the most one move may take, in tenths of an even share
+ * of the time: 2.5 and 10 shares without moves to go; with moves to go,
+ * 1.8 shares of time / (moves to go + 5) and 10 of time / (moves + 10). */
+enum { SOFT_TENTHS = 25, HARD_TENTHS = 100, MTG_SOFT_TENTHS = 18, MTG_SOFT_EXTRA = 5, MTG_HARD_EXTRA = 10 };
+/* Never more than this share of what is left (tenths; more for the last
+ * move of a period): a loaded machine can stall the engine for a while. */
+enum { HARD_CAP_TENTHS = 5, LAST_MOVE_HARD_CAP_TENTHS = 8 };
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
-void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int game_ply, int move_overhead)
+void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int move_overhead)
 {
     budget->start = time_now_ms();
     budget->soft = budget->hard = -1;
@@ -38,34 +39,50 @@ void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int 
 
     int64_t time = limits->time[us], inc = limits->inc[us];
     int64_t available = max64(1, time - move_overhead);
-    /* Without moves to go, assume the game lasts a while longer, a little
-     * less the longer it has already gone. */
-    int horizon = limits->moves_to_go > 0
-        ? limits->moves_to_go
-        : MOVES_LEFT_AT_START - min64(game_ply / PLIES_PER_MOVE_LESS, MOVES_LEFT_AT_START - MOVES_LEFT_AT_LEAST);
-    if (horizon > MOVES_LEFT_AT_START)
-        horizon = MOVES_LEFT_AT_START;
-    int64_t ideal = available / horizon + inc * 3 / 4;
-    budget->soft = min64(ideal, available * SOFT_CAP_TENTHS / 10);
-    /* Never more than half of what is left (most of it only for the last
-     * move of a period): a loaded machine can stall the engine for a while. */
-    int hard_cap = limits->moves_to_go == 1 ? LAST_MOVE_HARD_CAP_TENTHS : HARD_CAP_TENTHS;
-    budget->hard = min64(ideal * HARD_PER_IDEAL, available * hard_cap / 10);
-    budget->soft = max64(1, min64(budget->soft, budget->hard));
-    budget->hard = max64(1, budget->hard);
+    int mtg = limits->moves_to_go;
+    int64_t soft, hard;
+    if (mtg > 0 && mtg < MOVES_HORIZON) {
+        soft = MTG_SOFT_TENTHS * time / (10 * (mtg + MTG_SOFT_EXTRA)) + inc;
+        hard = HARD_TENTHS * time / (10 * (mtg + MTG_HARD_EXTRA)) + inc;
+    } else {
+        int64_t share = (time + INC_MOVES * inc) / MOVES_HORIZON;
+        soft = SOFT_TENTHS * share / 10;
+        hard = HARD_TENTHS * share / 10;
+    }
+    int cap = mtg == 1 ? LAST_MOVE_HARD_CAP_TENTHS : HARD_CAP_TENTHS;
+    budget->hard = max64(1, min64(hard, available * cap / 10));
+    budget->soft = max64(1, min64(soft, budget->hard));
 }
 
-bool timeman_soft_stop(const TimeBudget *budget, int64_t elapsed, int instability, int score_drop)
+/* Scale factors of the soft limit, in percent. By how many iterations the
+ * best move has stayed the same (0: changed in the last one, up to 4+). */
+static const int STABILITY_PERCENT[] = { 250, 120, 90, 80, 75 };
+enum {
+    STABILITY_STEPS = sizeof STABILITY_PERCENT / sizeof *STABILITY_PERCENT,
+    /* The best move's share of the nodes: 0.5x when it took them all, up
+     * to 2x when it took none (the other moves are hard to refute). */
+    NODES_PERCENT_AT_NONE = 200, NODES_PERCENT_AT_ALL = 50,
+    /* A falling score: 1 % more per centipawn lost, at most 50 %; a rising
+     * one: 0.5 % less per centipawn, at most 10 %. */
+    SCORE_DROP_PERCENT_MAX = 50, SCORE_GAIN_PERCENT_MAX = 10,
+};
+
+int64_t timeman_scaled_soft(const TimeBudget *budget, const SearchProgress *p)
+{
+    int stable = p->stable_iterations < STABILITY_STEPS ? p->stable_iterations : STABILITY_STEPS - 1;
+    double share = p->best_move_share < 0 ? 0 : p->best_move_share > 1 ? 1 : p->best_move_share;
+    double stability = STABILITY_PERCENT[stable] / 100.0;
+    double nodes = (NODES_PERCENT_AT_NONE - (NODES_PERCENT_AT_NONE - NODES_PERCENT_AT_ALL) * share) / 100.0;
+    int drop = p->score_drop;
+    double score = drop >= 0 ? 1.0 + (drop < SCORE_DROP_PERCENT_MAX ? drop : SCORE_DROP_PERCENT_MAX) / 100.0
+                             : 1.0 - (-drop / 2 < SCORE_GAIN_PERCENT_MAX ? -drop / 2 : SCORE_GAIN_PERCENT_MAX) / 100.0;
+    int64_t scaled = (int64_t)((double)budget->soft * stability * nodes * score);
+    return budget->hard >= 0 && scaled > budget->hard ? budget->hard : scaled;
+}
+
+bool timeman_soft_stop(const TimeBudget *budget, int64_t elapsed, const SearchProgress *progress)
 {
     if (budget->soft < 0)
         return false;
-    /* 0.7x for a settled best move, up to 1.8x while it keeps changing or
-     * the score is falling. */
-    int64_t scale = 70 + 15 * (instability > 6 ? 6 : instability) + (score_drop > 0 ? (score_drop > 50 ? 30 : score_drop * 3 / 5) : 0);
-    int64_t target = budget->soft * scale / 100;
-    if (budget->hard >= 0 && target > budget->hard)
-        target = budget->hard;
-    /* The next iteration takes longer than all before it: don't start one
-     * that would overrun. */
-    return elapsed >= target * 6 / 10;
+    return elapsed >= timeman_scaled_soft(budget, progress);
 }

@@ -1,11 +1,14 @@
 #pragma once
 /*
  * timeman.h — how long to think. From the clock, increment and moves to go
- * (or a fixed move time) it derives two limits: a soft one, checked
- * between iterations of the deepening loop (don't start what cannot be
- * finished), and a hard one, checked while searching (never lose on time).
- * The soft limit stretches when the best move keeps changing and shrinks
- * when it is stable.
+ * (or a fixed move time) it derives two limits: an optimum ("soft") one,
+ * checked between iterations of the deepening loop, and a hard one, checked
+ * while searching (never lose on time). The optimum is a share of the clock
+ * (about 1/20 of what is left plus most of the increment, in sudden death);
+ * after each iteration it is scaled by how the search is going: shorter
+ * when the best move has stayed the same for several iterations and holds
+ * most of the nodes, longer when it keeps changing, when the other moves
+ * take a large share of the nodes, or when the score is falling.
  */
 #include <stdint.h>
 
@@ -28,8 +31,16 @@ typedef struct {
     int64_t soft, hard; /* milliseconds after start; <0: unlimited */
 } TimeBudget;
 
+/* How the search stands after an iteration, for the soft limit. */
+typedef struct {
+    int stable_iterations;   /* iterations in a row that kept the best move (0: it just changed) */
+    double best_move_share;  /* the best move's share of the root's nodes, 0..1 */
+    int score_drop;          /* centipawns lost against the previous iterations (negative: gained) */
+} SearchProgress;
+
 void timeman_init_limits(SearchLimits *limits);
-void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int game_ply, int move_overhead);
-/* Should the deepening loop stop after an iteration? `instability` counts
- * recent best-move changes; `elapsed` is the time used so far. */
-bool timeman_soft_stop(const TimeBudget *budget, int64_t elapsed, int instability, int score_drop);
+void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int move_overhead);
+/* The soft limit as scaled for this state of the search, in milliseconds. */
+int64_t timeman_scaled_soft(const TimeBudget *budget, const SearchProgress *progress);
+/* Should the deepening loop stop after an iteration, `elapsed` ms in? */
+bool timeman_soft_stop(const TimeBudget *budget, int64_t elapsed, const SearchProgress *progress);

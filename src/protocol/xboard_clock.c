@@ -153,7 +153,7 @@ static uint64_t nps_node_budget(const XboardClock *c, const SearchLimits *timed,
     int64_t ms = c->st_ms;
     if (!ms) {
         TimeBudget budget;
-        timeman_init(&budget, timed, b->side, b->game_ply, 0);
+        timeman_init(&budget, timed, b->side, 0);
         ms = budget.soft > 0 ? budget.soft : 1;
     }
     /* ms * nps / 1000 without overflow: both are bounded well below 2^63. */
