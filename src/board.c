@@ -140,6 +140,32 @@ static void castling_rook_squares(Square king_to, Square *rook_from, Square *roo
     *rook_to = make_square(kingside ? 5 : 3, rank);
 }
 
+int board_move_changes(const Board *b, Move m, PieceChange changes[MAX_PIECE_CHANGES])
+{
+    Color us = b->side;
+    Square from = move_from(m), to = move_to(m);
+    Piece piece = board_piece_on(b, from);
+    int n = 0;
+    if (move_kind(m) == MOVE_CASTLING) {
+        Square rook_from, rook_to;
+        castling_rook_squares(to, &rook_from, &rook_to);
+        Piece rook = make_piece(us, ROOK);
+        changes[n++] = (PieceChange){ piece, from, false };
+        changes[n++] = (PieceChange){ rook, rook_from, false };
+        changes[n++] = (PieceChange){ piece, to, true };
+        changes[n++] = (PieceChange){ rook, rook_to, true };
+        return n;
+    }
+    Square captured_on = move_kind(m) == MOVE_EN_PASSANT ? (Square)(to - pawn_push(us)) : to;
+    Piece captured = board_piece_on(b, captured_on);
+    if (captured != NO_PIECE)
+        changes[n++] = (PieceChange){ captured, captured_on, false };
+    changes[n++] = (PieceChange){ piece, from, false };
+    Piece arriving = move_kind(m) == MOVE_PROMOTION ? make_piece(us, move_promotion(m)) : piece;
+    changes[n++] = (PieceChange){ arriving, to, true };
+    return n;
+}
+
 Key board_key_after(const Board *b, Move m)
 {
     const BoardState *st = board_state(b);

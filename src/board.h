@@ -56,6 +56,17 @@ bool board_set_fen(Board *b, const char *fen, char *error, size_t error_size);
 void board_get_fen(const Board *b, char *out, size_t out_size);
 
 void board_make_move(Board *b, Move m);
+
+/* What a move does to the pieces, for evaluations kept up to date move by
+ * move: each piece that leaves a square (removed) or arrives on one, at
+ * most four (castling: king and rook). Takes the board before the move. */
+enum { MAX_PIECE_CHANGES = 4 };
+typedef struct {
+    Piece piece;
+    Square square;
+    bool added;
+} PieceChange;
+int board_move_changes(const Board *b, Move m, PieceChange changes[MAX_PIECE_CHANGES]);
 /* The key board_make_move() will give for m, without castling-right
  * changes, a new en-passant square and the details of special moves:
  * exact for most moves, and

@@ -6,6 +6,8 @@
 
 #include "engine.h"
 #include "engine_book.h"
+#include "evaluator.h"
+#include "nnue/network.h"
 #include "options.h"
 #include "search.h"
 #include "tt.h"
@@ -73,6 +75,64 @@ static bool set_book_file(const Option *o, int64_t value, const char *text, char
     (void)o, (void)value;
     engine_wait();
     return engine_book_select(option_text_value(text), error, esize);
+}
+
+/* ---- the evaluation ---------------------------------------------------------
+ * The network the engine evaluates with when Evaluation is NNUE: loaded
+ * from EvalFile. Both options change the evaluation, so the table, which
+ * keeps static evaluations, is cleared. */
+
+static Network network;
+static bool want_nnue;
+
+static bool apply_evaluation(char *error, size_t esize)
+{
+    if (want_nnue && network.hidden == 0) {
+        snprintf(error, esize, "no network loaded: set EvalFile to a network file first");
+        return false;
+    }
+    evaluator_select(want_nnue ? EVALUATION_NNUE : EVALUATION_CLASSICAL, &network);
+    engine_new_game();
+    return true;
+}
+
+static bool set_evaluation(const Option *o, int64_t value, const char *text, char *error, size_t esize)
+{
+    (void)o, (void)value;
+    engine_wait();
+    bool previous = want_nnue;
+    want_nnue = strcasecmp(text, "NNUE") == 0;
+    if (!apply_evaluation(error, esize)) {
+        want_nnue = previous;
+        return false;
+    }
+    return true;
+}
+
+/* EvalFile: a network that cannot be used is refused with the reason, and
+ * the engine keeps the network it had. */
+static bool set_eval_file(const Option *o, int64_t value, const char *text, char *error, size_t esize)
+{
+    (void)o, (void)value;
+    const char *path = option_text_value(text);
+    if (!*path)
+        return true; /* no built-in network yet: nothing to go back to */
+    Network fresh = { 0 };
+    if (!network_load_file(&fresh, path, error, esize))
+        return false;
+    engine_wait();
+    network_free(&network);
+    network = fresh;
+    return apply_evaluation(error, esize);
+}
+
+static void register_evaluation_options(void)
+{
+    option_register((Option){ OPTION_COMBO_SPEC("Evaluation", "Classical", "Classical NNUE",
+                                                "the hand-written evaluation of the seeds, or the NNUE network of EvalFile"),
+                              .changed = set_evaluation });
+    option_register((Option){ OPTION_STRING_SPEC("EvalFile", "", "NNUE network file (bachess format, see docs/nnue.md)"),
+                              .changed = set_eval_file });
 }
 
 static void register_search_switches(void)
@@ -150,4 +210,5 @@ void engine_register_options(void)
                               .changed = option_store_int, .target = &e->move_overhead_ms });
     register_search_switches();
     register_book_options();
+    register_evaluation_options();
 }

@@ -537,21 +537,3 @@ void evaluate_trace(const Board *b, FILE *out)
     fprintf(out, "evaluation: %+d cp for White, %+d cp for the side to move (%s)\n", trace.white_score, score,
             b->side == WHITE ? "White" : "Black");
 }
-
-int eval_command(int argc, char **argv)
-{
-    char fen[512] = "";
-    for (int i = 0; i < argc; i++) {
-        if (i > 0)
-            strncat(fen, " ", sizeof fen - strlen(fen) - 1);
-        strncat(fen, argv[i], sizeof fen - strlen(fen) - 1);
-    }
-    static Board board;
-    char error[128];
-    if (!board_set_fen(&board, argc > 0 ? fen : START_FEN, error, sizeof error)) {
-        fprintf(stderr, "error: bad FEN: %s\n", error);
-        return 2;
-    }
-    evaluate_trace(&board, stdout);
-    return 0;
-}

@@ -42,5 +42,3 @@ int evaluate_traced(const Board *b, EvalTrace *trace);
 /* Prints the terms per side, the phase, the scale and the result. */
 void evaluate_trace(const Board *b, FILE *out);
 
-/* The `eval` sub-command: argv holds an optional FEN (one or more words). */
-int eval_command(int argc, char **argv);

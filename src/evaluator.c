@@ -1,7 +1,26 @@
 /* evaluator.c — the search's evaluation door (see evaluator.h). */
 #include "evaluator.h"
 
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "eval.h"
+
+static EvaluationKind selected = EVALUATION_CLASSICAL;
+static const Network *network;
+
+bool evaluator_select(EvaluationKind kind, const Network *net)
+{
+    if (kind == EVALUATION_NNUE && (!net || net->hidden == 0))
+        return false;
+    selected = kind;
+    network = net;
+    return true;
+}
+
+EvaluationKind evaluator_kind(void) { return selected; }
+const Network *evaluator_network(void) { return network; }
 
 void evaluator_clear(EvalState *e)
 {
@@ -11,8 +30,75 @@ void evaluator_clear(EvalState *e)
 
 void evaluator_start(EvalState *e, const Board *root)
 {
-    (void)root;
     e->depth = 0;
+    if (selected == EVALUATION_NNUE)
+        accumulator_refresh(&e->accumulators[0], network, root);
 }
 
-int evaluator_evaluate(EvalState *e, const Board *b) { return evaluate(b, &e->pawns); }
+void evaluator_push(EvalState *e, const Board *b, Move m)
+{
+    e->depth++;
+    if (selected != EVALUATION_NNUE)
+        return;
+    Accumulator *a = &e->accumulators[e->depth];
+    a->computed = false;
+    a->change_count = board_move_changes(b, m, a->changes);
+}
+
+void evaluator_push_null(EvalState *e)
+{
+    e->depth++;
+    Accumulator *a = &e->accumulators[e->depth];
+    a->computed = false;
+    a->change_count = 0;
+}
+
+/* Brings the accumulator of the current ply up to date from the nearest
+ * computed one below it. */
+static const Accumulator *current_accumulator(EvalState *e)
+{
+    int ply = e->depth;
+    while (!e->accumulators[ply].computed)
+        ply--; /* the root's is computed by evaluator_start */
+    for (ply++; ply <= e->depth; ply++)
+        accumulator_update(&e->accumulators[ply], &e->accumulators[ply - 1], network);
+    return &e->accumulators[e->depth];
+}
+
+#ifndef NDEBUG
+/* Debug builds check every incremental accumulator against a fresh one. */
+static bool equals_refresh(const Accumulator *a, const Board *b)
+{
+    static _Thread_local Accumulator fresh;
+    accumulator_refresh_portable(&fresh, network, b);
+    size_t bytes = sizeof(int16_t) * (size_t)network->hidden;
+    return memcmp(fresh.values[WHITE], a->values[WHITE], bytes) == 0
+        && memcmp(fresh.values[BLACK], a->values[BLACK], bytes) == 0;
+}
+#endif
+
+int evaluator_evaluate(EvalState *e, const Board *b)
+{
+    if (selected != EVALUATION_NNUE)
+        return evaluate(b, &e->pawns);
+    const Accumulator *a = current_accumulator(e);
+    assert(equals_refresh(a, b));
+    return accumulator_output(a, network, b->side);
+}
+
+int evaluator_classical(const Board *b)
+{
+    PawnTable *pawns = pawn_table_create();
+    int value = pawns ? evaluate(b, pawns) : 0;
+    free(pawns);
+    return value;
+}
+
+int evaluator_nnue(const Network *net, const Board *b)
+{
+    if (!net || net->hidden == 0)
+        return 0;
+    static _Thread_local Accumulator a;
+    accumulator_refresh(&a, net, b);
+    return accumulator_output(&a, net, b->side);
+}

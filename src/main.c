@@ -16,6 +16,7 @@
 #include "tools/bench.h"
 #include "tools/book_cmd.h"
 #include "tools/epd.h"
+#include "tools/eval_cmd.h"
 #include "tools/lab.h"
 #include "tools/tune.h"
 

@@ -1,0 +1,160 @@
+/* accumulator.c — NNUE accumulators: refresh, update, output (see accumulator.h). */
+#include "nnue/accumulator.h"
+
+#include <string.h>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+static const int16_t *feature_weights(const Network *net, int feature)
+{
+    return net->input_weights + (size_t)feature * net->hidden;
+}
+
+/* ---- portable code: the reference ---------------------------------------- */
+
+/* int16 arithmetic that wraps, as the vector instructions do. */
+static inline int16_t wrap16(int v) { return (int16_t)(uint16_t)(unsigned)v; }
+
+static void add_portable(int16_t *values, const int16_t *weights, int n)
+{
+    for (int i = 0; i < n; i++)
+        values[i] = wrap16(values[i] + weights[i]);
+}
+
+static void sub_portable(int16_t *values, const int16_t *weights, int n)
+{
+    for (int i = 0; i < n; i++)
+        values[i] = wrap16(values[i] - weights[i]);
+}
+
+static void apply_changes(Accumulator *a, const Network *net, const PieceChange *changes, int count,
+                          void (*add)(int16_t *, const int16_t *, int), void (*sub)(int16_t *, const int16_t *, int))
+{
+    for (int i = 0; i < count; i++)
+        for (Color c = WHITE; c <= BLACK; c++) {
+            const int16_t *w = feature_weights(net, nnue_feature(c, changes[i].piece, changes[i].square));
+            (changes[i].added ? add : sub)(a->values[c], w, net->hidden);
+        }
+}
+
+static void refresh_with(Accumulator *a, const Network *net, const Board *b,
+                         void (*add)(int16_t *, const int16_t *, int))
+{
+    for (Color c = WHITE; c <= BLACK; c++) {
+        memcpy(a->values[c], net->input_bias, sizeof(int16_t) * (size_t)net->hidden);
+        for (Bitboard occupied = board_occupied(b); occupied;) {
+            Square s = pop_lsb(&occupied);
+            add(a->values[c], feature_weights(net, nnue_feature(c, board_piece_on(b, s), s)), net->hidden);
+        }
+    }
+    a->computed = true;
+}
+
+void accumulator_refresh_portable(Accumulator *a, const Network *net, const Board *b)
+{
+    refresh_with(a, net, b, add_portable);
+}
+
+void accumulator_update_portable(Accumulator *to, const Accumulator *from, const Network *net)
+{
+    memcpy(to->values, from->values, sizeof to->values);
+    apply_changes(to, net, to->changes, to->change_count, add_portable, sub_portable);
+    to->computed = true;
+}
+
+/* Sum over one perspective of activation(x) x weight, wrapping in int32 as
+ * the vector code does. */
+static int32_t dot_portable(const int16_t *values, const int16_t *weights, const Network *net)
+{
+    uint32_t sum = 0;
+    for (int i = 0; i < net->hidden; i++) {
+        int x = values[i] < 0 ? 0 : values[i] > net->qa ? net->qa : values[i];
+        int product = x * weights[i]; /* fits int16: |w| <= 127, x <= 255 */
+        sum += (uint32_t)(net->activation == ACTIVATION_SCRELU ? product * x : product);
+    }
+    return (int32_t)sum;
+}
+
+static int scale_output(int64_t sum, const Network *net)
+{
+    if (net->activation == ACTIVATION_SCRELU)
+        sum /= net->qa; /* x^2 carries QA twice: one goes here */
+    return (int)((sum + net->output_bias) * net->scale / ((int64_t)net->qa * net->qb));
+}
+
+int accumulator_output_portable(const Accumulator *a, const Network *net, Color us)
+{
+    int32_t sum = (int32_t)((uint32_t)dot_portable(a->values[us], net->output_weights, net)
+                            + (uint32_t)dot_portable(a->values[color_flip(us)], net->output_weights + net->hidden, net));
+    return scale_output(sum, net);
+}
+
+/* ---- AVX2 ------------------------------------------------------------------ */
+#if defined(__AVX2__)
+
+static void add_avx2(int16_t *values, const int16_t *weights, int n)
+{
+    for (int i = 0; i < n; i += 16) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(values + i));
+        __m256i w = _mm256_loadu_si256((const __m256i *)(weights + i));
+        _mm256_storeu_si256((__m256i *)(values + i), _mm256_add_epi16(v, w));
+    }
+}
+
+static void sub_avx2(int16_t *values, const int16_t *weights, int n)
+{
+    for (int i = 0; i < n; i += 16) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(values + i));
+        __m256i w = _mm256_loadu_si256((const __m256i *)(weights + i));
+        _mm256_storeu_si256((__m256i *)(values + i), _mm256_sub_epi16(v, w));
+    }
+}
+
+static int32_t dot_avx2(const int16_t *values, const int16_t *weights, const Network *net)
+{
+    __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16((int16_t)net->qa), sum = zero;
+    for (int i = 0; i < net->hidden; i += 16) {
+        __m256i x = _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256((const __m256i *)(values + i)), zero), qa);
+        __m256i w = _mm256_loadu_si256((const __m256i *)(weights + i));
+        /* x * w fits int16; SCReLU multiplies by x once more in the madd. */
+        __m256i terms = net->activation == ACTIVATION_SCRELU ? _mm256_madd_epi16(_mm256_mullo_epi16(x, w), x)
+                                                             : _mm256_madd_epi16(x, w);
+        sum = _mm256_add_epi32(sum, terms);
+    }
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+}
+
+void accumulator_refresh(Accumulator *a, const Network *net, const Board *b) { refresh_with(a, net, b, add_avx2); }
+
+void accumulator_update(Accumulator *to, const Accumulator *from, const Network *net)
+{
+    memcpy(to->values, from->values, sizeof to->values);
+    apply_changes(to, net, to->changes, to->change_count, add_avx2, sub_avx2);
+    to->computed = true;
+}
+
+int accumulator_output(const Accumulator *a, const Network *net, Color us)
+{
+    int32_t sum = (int32_t)((uint32_t)dot_avx2(a->values[us], net->output_weights, net)
+                            + (uint32_t)dot_avx2(a->values[color_flip(us)], net->output_weights + net->hidden, net));
+    return scale_output(sum, net);
+}
+
+bool accumulator_uses_avx2(void) { return true; }
+
+#else
+
+void accumulator_refresh(Accumulator *a, const Network *net, const Board *b) { accumulator_refresh_portable(a, net, b); }
+void accumulator_update(Accumulator *to, const Accumulator *from, const Network *net)
+{
+    accumulator_update_portable(to, from, net);
+}
+int accumulator_output(const Accumulator *a, const Network *net, Color us) { return accumulator_output_portable(a, net, us); }
+bool accumulator_uses_avx2(void) { return false; }
+
+#endif

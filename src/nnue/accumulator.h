@@ -1,0 +1,37 @@
+#pragma once
+/*
+ * accumulator.h — the NNUE hidden layer of one position, both perspectives,
+ * and the output computed from it.
+ *
+ * A search keeps a stack of accumulators, one per ply. Making a move only
+ * records what it changes (up to four piece changes); the accumulator is
+ * brought up to date when an evaluation needs it, from the nearest one
+ * below it on the stack that is, by adding and subtracting input weights.
+ * With AVX2 the sums run 16 values at a time; the portable code gives the
+ * same results bit for bit (both wrap int16 the same way, and the output's
+ * products fit int16 by the limits network.c checks).
+ */
+
+#include "board.h"
+#include "nnue/network.h"
+
+typedef struct {
+    int16_t values[COLOR_NB][NNUE_MAX_HIDDEN];
+    bool computed;                        /* values are up to date */
+    int change_count;                     /* what the move into this ply changed */
+    PieceChange changes[MAX_PIECE_CHANGES];
+} Accumulator;
+
+/* Computes both perspectives from scratch. */
+void accumulator_refresh(Accumulator *a, const Network *net, const Board *b);
+/* `to` = `from` with to's recorded changes applied. */
+void accumulator_update(Accumulator *to, const Accumulator *from, const Network *net);
+/* The evaluation in centipawns for the side to move `us`. */
+int accumulator_output(const Accumulator *a, const Network *net, Color us);
+
+/* The same with the portable code only, for the test that both agree. */
+void accumulator_refresh_portable(Accumulator *a, const Network *net, const Board *b);
+void accumulator_update_portable(Accumulator *to, const Accumulator *from, const Network *net);
+int accumulator_output_portable(const Accumulator *a, const Network *net, Color us);
+/* Does this build use AVX2 for the above? */
+bool accumulator_uses_avx2(void);

@@ -1,0 +1,117 @@
+/* network.c — reading and checking NNUE network files (see network.h). */
+#include "nnue/network.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Output weights are kept within int8 range so that a clipped activation
+ * (at most QA <= 255) times a weight fits an int16, which the vectorised
+ * output relies on. */
+enum { MAX_OUTPUT_WEIGHT = 127, MAX_QA = 255, MAX_FILE_SIZE = 64 << 20 };
+
+uint32_t network_checksum(const unsigned char *data, size_t size)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 16777619u;
+    return h;
+}
+
+static uint32_t read_u32(const unsigned char *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+static int16_t read_i16(const unsigned char *p) { return (int16_t)(uint16_t)(p[0] | p[1] << 8); }
+
+static bool fail(char *error, size_t esize, const char *why)
+{
+    snprintf(error, esize, "not a usable network: %s", why);
+    return false;
+}
+
+typedef struct {
+    uint32_t version, inputs, hidden, activation, qa, qb, scale, checksum;
+} Header;
+
+static bool check_header(const Header *h, size_t payload, char *error, size_t esize)
+{
+    char why[160];
+    if (h->version != NNUE_VERSION)
+        return snprintf(why, sizeof why, "version %u, this engine reads %d", h->version, NNUE_VERSION), fail(error, esize, why);
+    if (h->inputs != NNUE_INPUTS)
+        return snprintf(why, sizeof why, "%u inputs, the architecture has %d", h->inputs, NNUE_INPUTS), fail(error, esize, why);
+    if (h->hidden == 0 || h->hidden > NNUE_MAX_HIDDEN || h->hidden % NNUE_HIDDEN_STEP)
+        return snprintf(why, sizeof why, "hidden size %u (a multiple of %d up to %d)", h->hidden, NNUE_HIDDEN_STEP,
+                        NNUE_MAX_HIDDEN), fail(error, esize, why);
+    if (h->activation > ACTIVATION_SCRELU)
+        return fail(error, esize, "unknown activation");
+    if (h->qa == 0 || h->qa > MAX_QA || h->qb == 0 || h->qb > 4096 || h->scale == 0 || h->scale > 4096)
+        return fail(error, esize, "quantisation constants out of range");
+    size_t want = ((size_t)NNUE_INPUTS * h->hidden + h->hidden + 2 * h->hidden) * 2 + 4;
+    if (payload != want)
+        return snprintf(why, sizeof why, "%zu bytes of weights, the header asks for %zu (truncated or wrong architecture)",
+                        payload, want), fail(error, esize, why);
+    return true;
+}
+
+bool network_load_bytes(Network *net, const unsigned char *data, size_t size, char *error, size_t esize)
+{
+    if (size < NNUE_HEADER_SIZE || memcmp(data, "BACHNNUE", 8) != 0)
+        return fail(error, esize, "no BACHNNUE header");
+    Header h;
+    uint32_t *fields = &h.version;
+    for (int i = 0; i < 8; i++)
+        fields[i] = read_u32(data + 8 + 4 * i);
+    const unsigned char *payload = data + NNUE_HEADER_SIZE;
+    size_t payload_size = size - NNUE_HEADER_SIZE;
+    if (!check_header(&h, payload_size, error, esize))
+        return false;
+    if (network_checksum(payload, payload_size) != h.checksum)
+        return fail(error, esize, "checksum mismatch (the file is damaged)");
+
+    int n = (int)h.hidden;
+    size_t count = (size_t)NNUE_INPUTS * n + n + 2 * (size_t)n;
+    int16_t *block = aligned_alloc(64, (count * sizeof(int16_t) + 63) / 64 * 64);
+    if (!block)
+        return fail(error, esize, "out of memory");
+    for (size_t i = 0; i < count; i++)
+        block[i] = read_i16(payload + 2 * i);
+    int16_t *output = block + (size_t)NNUE_INPUTS * n + n;
+    for (int i = 0; i < 2 * n; i++)
+        if (output[i] < -MAX_OUTPUT_WEIGHT || output[i] > MAX_OUTPUT_WEIGHT) {
+            free(block);
+            return fail(error, esize, "an output weight outside -127..127");
+        }
+    network_free(net);
+    *net = (Network){
+        .hidden = n, .activation = (Activation)h.activation, .qa = (int)h.qa, .qb = (int)h.qb, .scale = (int)h.scale,
+        .input_weights = block, .input_bias = block + (size_t)NNUE_INPUTS * n, .output_weights = output,
+        .output_bias = (int32_t)read_u32(payload + 2 * count), .storage = block,
+    };
+    return true;
+}
+
+bool network_load_file(Network *net, const char *path, char *error, size_t esize)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        snprintf(error, esize, "cannot open %.200s: %s", path, strerror(errno));
+        return false;
+    }
+    unsigned char *data = malloc(MAX_FILE_SIZE);
+    size_t size = data ? fread(data, 1, MAX_FILE_SIZE, in) : 0;
+    bool too_big = data && size == MAX_FILE_SIZE && fgetc(in) != EOF;
+    fclose(in);
+    bool ok = data && !too_big && network_load_bytes(net, data, size, error, esize);
+    if (!data)
+        snprintf(error, esize, "out of memory");
+    else if (too_big)
+        snprintf(error, esize, "not a usable network: over %d MB", MAX_FILE_SIZE >> 20);
+    free(data);
+    return ok;
+}
+
+void network_free(Network *net)
+{
+    free(net->storage);
+    *net = (Network){ 0 };
+}

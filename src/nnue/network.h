@@ -1,0 +1,65 @@
+#pragma once
+/*
+ * network.h — an efficiently updatable neural network (NNUE) for the
+ * evaluation: a perspective net 768 -> N x 2 -> 1.
+ *
+ * The 768 inputs are the (piece, square) pairs of the board seen from one
+ * side: for perspective c, a piece counts as "ours" or "theirs" and the
+ * board is mirrored vertically for Black (nnue_feature()). Each side's
+ * hidden layer of N int16 values (its accumulator) is the input bias plus
+ * the input weights of its active features, so a move changes it by a few
+ * additions and subtractions. The output is one neuron over both layers,
+ * the side to move's first, through a clipped (CReLU) or squared clipped
+ * (SCReLU) activation, scaled back to centipawns.
+ *
+ * The file format (little-endian), version 1:
+ *   "BACHNNUE"  8 bytes
+ *   u32 version (1), u32 inputs (768), u32 hidden (N), u32 activation
+ *   (0 CReLU, 1 SCReLU), u32 QA, u32 QB, u32 scale, u32 checksum
+ *   (FNV-1a of the payload), then the payload:
+ *   i16 input weights [768][N] (feature by feature), i16 input bias [N],
+ *   i16 output weights [2N] (side to move's half first), i32 output bias.
+ * Loading checks all of it and refuses anything else with a message.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "types.h"
+
+enum {
+    NNUE_INPUTS = 768,
+    NNUE_MAX_HIDDEN = 512, /* accumulators are this wide at most */
+    NNUE_HIDDEN_STEP = 16, /* N is a multiple of this (one AVX2 register of int16) */
+    NNUE_VERSION = 1,
+    NNUE_HEADER_SIZE = 40,
+};
+
+typedef enum { ACTIVATION_CRELU, ACTIVATION_SCRELU } Activation;
+
+typedef struct {
+    int hidden;
+    Activation activation;
+    int qa, qb, scale;
+    int16_t *input_weights;  /* [NNUE_INPUTS][hidden] */
+    int16_t *input_bias;     /* [hidden] */
+    int16_t *output_weights; /* [2][hidden] */
+    int32_t output_bias;
+    void *storage;           /* one aligned block holding the arrays */
+} Network;
+
+/* Reads a network from a file's bytes; false with a reason (and `net`
+ * untouched) when the data is not a valid version-1 network. */
+bool network_load_bytes(Network *net, const unsigned char *data, size_t size, char *error, size_t error_size);
+bool network_load_file(Network *net, const char *path, char *error, size_t error_size);
+void network_free(Network *net);
+/* The FNV-1a checksum the file format uses. */
+uint32_t network_checksum(const unsigned char *data, size_t size);
+
+/* The input index of piece p on square s, seen from `perspective`. */
+static inline int nnue_feature(Color perspective, Piece p, Square s)
+{
+    int ours = piece_color(p) == perspective ? 0 : 1;
+    int square = perspective == WHITE ? (int)s : (int)s ^ 56;
+    return ours * 384 + (int)piece_type(p) * 64 + square;
+}

@@ -1,0 +1,45 @@
+/* eval_cmd.c — the `bachess eval` sub-command (see eval_cmd.h). */
+#include "tools/eval_cmd.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "eval.h"
+#include "evaluator.h"
+#include "nnue/network.h"
+
+int eval_command(int argc, char **argv)
+{
+    const char *net_path = NULL;
+    char fen[512] = "";
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--net") == 0 && i + 1 < argc) {
+            net_path = argv[++i];
+            continue;
+        }
+        if (*fen)
+            strncat(fen, " ", sizeof fen - strlen(fen) - 1);
+        strncat(fen, argv[i], sizeof fen - strlen(fen) - 1);
+    }
+    static Board board;
+    char error[256];
+    if (!board_set_fen(&board, *fen ? fen : START_FEN, error, sizeof error)) {
+        fprintf(stderr, "error: bad FEN: %s\n", error);
+        return 2;
+    }
+    evaluate_trace(&board, stdout);
+    printf("Classical: %d cp (side to move)\n", evaluator_classical(&board));
+    if (!net_path) {
+        printf("NNUE: no network (bachess eval --net FILE [FEN])\n");
+        return 0;
+    }
+    Network net = { 0 };
+    if (!network_load_file(&net, net_path, error, sizeof error)) {
+        fprintf(stderr, "error: %s\n", error);
+        return 2;
+    }
+    printf("NNUE: %d cp (side to move; %s, 768 -> %d x 2 -> 1, %s)\n", evaluator_nnue(&net, &board), net_path,
+           net.hidden, net.activation == ACTIVATION_SCRELU ? "SCReLU" : "CReLU");
+    network_free(&net);
+    return 0;
+}

@@ -1,0 +1,272 @@
+/* test_nnue.c — the NNUE network: loading and refusing files, the
+ * incremental accumulator against a full refresh after every move of the
+ * perft suite, the vectorised code against the portable code, and the
+ * Evaluation/EvalFile options. The network here has random weights: these
+ * are tests of the machinery, not of the net's chess. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "evaluator.h"
+#include "movegen.h"
+#include "nnue/accumulator.h"
+#include "nnue/network.h"
+#include "options.h"
+#include "support.h"
+
+static void setup(void) { board_init(); }
+TestSuite(nnue, .init = setup, .timeout = 120);
+
+enum { TEST_HIDDEN = 64 };
+
+/* A version-1 network file with seeded random weights, as bytes. */
+static unsigned char *random_net_bytes(int hidden, int activation, uint64_t seed, size_t *size)
+{
+    size_t weights = (size_t)NNUE_INPUTS * hidden + hidden + 2 * (size_t)hidden;
+    *size = NNUE_HEADER_SIZE + 2 * weights + 4;
+    unsigned char *data = calloc(1, *size);
+    cr_assert_not_null(data);
+    TestRng rng = { seed };
+    unsigned char *p = data + NNUE_HEADER_SIZE;
+    for (size_t i = 0; i < weights; i++) {
+        bool output = i >= (size_t)NNUE_INPUTS * hidden + hidden;
+        int v = output ? rng_below(&rng, 255) - 127 : rng_below(&rng, 161) - 80;
+        p[2 * i] = (unsigned char)(v & 0xff);
+        p[2 * i + 1] = (unsigned char)((v >> 8) & 0xff);
+    }
+    int32_t bias = 1234;
+    memcpy(p + 2 * weights, &bias, 4); /* little-endian machine */
+    uint32_t header[8] = { NNUE_VERSION, NNUE_INPUTS, (uint32_t)hidden, (uint32_t)activation, 255, 64, 400,
+                           network_checksum(p, 2 * weights + 4) };
+    memcpy(data, "BACHNNUE", 8);
+    memcpy(data + 8, header, sizeof header);
+    return data;
+}
+
+static Network load_random(int activation)
+{
+    size_t size;
+    unsigned char *bytes = random_net_bytes(TEST_HIDDEN, activation, 42, &size);
+    Network net = { 0 };
+    char error[256];
+    cr_assert(network_load_bytes(&net, bytes, size, error, sizeof error), "%s", error);
+    free(bytes);
+    return net;
+}
+
+static char *write_temp(const unsigned char *bytes, size_t size)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/bachess-net-XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, bytes, size), (ssize_t)size);
+    close(fd);
+    return path;
+}
+
+/* ---- files ------------------------------------------------------------------ */
+
+Test(nnue, a_good_file_loads_with_its_architecture)
+{
+    Network net = load_random(ACTIVATION_SCRELU);
+    cr_assert_eq(net.hidden, TEST_HIDDEN);
+    cr_assert_eq(net.activation, ACTIVATION_SCRELU);
+    cr_assert_eq(net.qa, 255);
+    cr_assert_eq(net.output_bias, 1234);
+    network_free(&net);
+}
+
+Test(nnue, damaged_files_are_refused_with_a_reason)
+{
+    size_t size;
+    unsigned char *good = random_net_bytes(TEST_HIDDEN, ACTIVATION_SCRELU, 7, &size);
+    unsigned char *bad = malloc(size);
+    struct {
+        const char *what, *expect;
+        void (*damage)(unsigned char *, size_t *);
+    } cases[] = {
+        { "truncated", "truncated", NULL },
+        { "magic", "header", NULL },
+        { "version", "version", NULL },
+        { "hidden", "hidden", NULL },
+        { "flipped byte", "checksum", NULL },
+        { "output weight", "output weight", NULL },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        memcpy(bad, good, size);
+        size_t n = size;
+        switch (k) {
+        case 0: n -= 100; break;
+        case 1: bad[0] = 'X'; break;
+        case 2: bad[8] = 2; break;
+        case 3: bad[16] = 48 + 1; break; /* not a multiple of 16 */
+        case 4: bad[NNUE_HEADER_SIZE + 1000] ^= 0x10; break;
+        case 5: { /* an out-of-range output weight, with the checksum made right again */
+            size_t at = NNUE_HEADER_SIZE + 2 * ((size_t)NNUE_INPUTS * TEST_HIDDEN + TEST_HIDDEN);
+            bad[at] = 0x00, bad[at + 1] = 0x01; /* 256 */
+            uint32_t sum = network_checksum(bad + NNUE_HEADER_SIZE, n - NNUE_HEADER_SIZE);
+            memcpy(bad + 36, &sum, 4);
+            break;
+        }
+        }
+        Network net = { 0 };
+        char error[256] = "";
+        cr_expect_not(network_load_bytes(&net, bad, n, error, sizeof error), "%s accepted", cases[k].what);
+        cr_expect(strstr(error, cases[k].expect), "%s: message '%s' does not say '%s'", cases[k].what, error,
+                  cases[k].expect);
+        cr_expect_eq(net.hidden, 0, "%s: the network was changed", cases[k].what);
+    }
+    free(bad);
+    free(good);
+}
+
+/* ---- incremental = refresh, vector = portable ---------------------------------- */
+
+typedef struct {
+    Network *net;
+    Accumulator parent, child, fresh;
+    int checked;
+} IncrementalCheck;
+
+static void check_one_move(Board *b, Move m, const char *fen, void *context)
+{
+    IncrementalCheck *c = context;
+    accumulator_refresh(&c->parent, c->net, b);
+    c->child.change_count = board_move_changes(b, m, c->child.changes);
+    board_make_move(b, m);
+    accumulator_update(&c->child, &c->parent, c->net);
+    accumulator_refresh_portable(&c->fresh, c->net, b);
+    size_t bytes = sizeof(int16_t) * TEST_HIDDEN;
+    cr_assert(memcmp(c->child.values[WHITE], c->fresh.values[WHITE], bytes) == 0
+                  && memcmp(c->child.values[BLACK], c->fresh.values[BLACK], bytes) == 0,
+              "incremental accumulator differs from a refresh after a move in %s", fen);
+    cr_assert_eq(accumulator_output(&c->child, c->net, b->side), accumulator_output_portable(&c->fresh, c->net, b->side),
+                 "vector and portable outputs differ in %s", fen);
+    board_unmake_move(b);
+    c->checked++;
+}
+
+Test(nnue, incremental_update_equals_refresh_after_every_move_of_the_perft_suite)
+{
+    for (int activation = ACTIVATION_CRELU; activation <= ACTIVATION_SCRELU; activation++) {
+        Network net = load_random(activation);
+        IncrementalCheck *c = calloc(1, sizeof *c);
+        c->net = &net;
+        int moves = for_each_suite_move("perft.epd", check_one_move, c);
+        cr_log_info("%d moves checked", moves);
+        cr_assert_gt(moves, 3000); /* 267 positions */
+        cr_assert_eq(c->checked, moves);
+        free(c);
+        network_free(&net);
+    }
+}
+
+Test(nnue, vector_and_portable_code_agree)
+{
+    cr_log_info("AVX2: %s", accumulator_uses_avx2() ? "yes" : "no (both are the portable code)");
+    Network net = load_random(ACTIVATION_SCRELU);
+    Accumulator *a = calloc(2, sizeof *a);
+    int count;
+    EpdEntry *suite = epd_load("perft.epd", &count);
+    for (int i = 0; i < count; i++) {
+        Board *b = board_from_fen(suite[i].fen);
+        accumulator_refresh(&a[0], &net, b);
+        accumulator_refresh_portable(&a[1], &net, b);
+        cr_assert(memcmp(a[0].values, a[1].values, sizeof a[0].values) == 0, "refresh differs in %s", suite[i].fen);
+        for (Color us = WHITE; us <= BLACK; us++)
+            cr_assert_eq(accumulator_output(&a[0], &net, us), accumulator_output_portable(&a[1], &net, us));
+        free(b);
+    }
+    free(suite);
+    free(a);
+    network_free(&net);
+}
+
+/* Random playouts through the evaluator's own push/pop hooks, null moves
+ * included, compared with an evaluation from scratch at every step. */
+Test(nnue, the_evaluator_follows_moves_and_null_moves)
+{
+    Network net = load_random(ACTIVATION_SCRELU);
+    cr_assert(evaluator_select(EVALUATION_NNUE, &net));
+    EvalState *e = calloc(1, sizeof *e);
+    Board *b = board_from_fen(START_FEN);
+    TestRng rng = { 99 };
+    for (int game = 0; game < 20; game++) {
+        board_load(b, START_FEN);
+        evaluator_start(e, b);
+        int made = 0;
+        for (; made < 60; made++) {
+            MoveList list;
+            generate_legal(b, &list);
+            if (list.count == 0)
+                break;
+            if (!board_in_check(b) && rng_below(&rng, 8) == 0) {
+                evaluator_push_null(e);
+                board_make_null(b);
+                cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(&net, b), "after a null move");
+                board_unmake_null(b);
+                evaluator_pop(e);
+            }
+            Move m = list.moves[rng_below(&rng, list.count)];
+            evaluator_push(e, b, m);
+            board_make_move(b, m);
+            if (rng_below(&rng, 3) == 0) /* not every ply is evaluated: updates may skip plies */
+                cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(&net, b), "game %d ply %d", game, made);
+        }
+        for (; made > 0; made--) {
+            board_unmake_move(b);
+            evaluator_pop(e);
+            cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(&net, b));
+        }
+        cr_assert_eq(e->depth, 0);
+    }
+    evaluator_select(EVALUATION_CLASSICAL, NULL);
+    free(b);
+    free(e);
+    network_free(&net);
+}
+
+/* ---- the options ---------------------------------------------------------------- */
+
+Test(nnue, options_load_a_net_keep_it_on_a_bad_file_and_search_with_it)
+{
+    engine_init();
+    char error[256];
+    cr_assert_not(option_set("Evaluation", "NNUE", error, sizeof error), "NNUE without a network");
+    cr_assert(strstr(error, "EvalFile"), "%s", error);
+    size_t size;
+    unsigned char *bytes = random_net_bytes(TEST_HIDDEN, ACTIVATION_SCRELU, 5, &size);
+    char *path = write_temp(bytes, size);
+    cr_assert(option_set("EvalFile", path, error, sizeof error), "%s", error);
+    cr_assert(option_set("Evaluation", "NNUE", error, sizeof error), "%s", error);
+    cr_assert_eq(evaluator_kind(), EVALUATION_NNUE);
+    const Network *loaded = evaluator_network();
+    cr_assert_eq(loaded->hidden, TEST_HIDDEN);
+
+    /* A truncated file is refused; the loaded network stays. */
+    FILE *f = fopen(path, "wb");
+    fwrite(bytes, 1, size / 2, f);
+    fclose(f);
+    cr_assert_not(option_set("EvalFile", path, error, sizeof error));
+    cr_assert(strstr(error, "truncated"), "%s", error);
+    cr_assert_eq(evaluator_network()->hidden, TEST_HIDDEN);
+    cr_assert_eq(evaluator_kind(), EVALUATION_NNUE);
+
+    /* A search on it gives a legal move (debug builds also assert that every
+     * incremental accumulator equals a refresh). */
+    cr_assert(engine_set_position(NULL, NULL, 0, error, sizeof error));
+    SearchLimits limits;
+    timeman_init_limits(&limits);
+    limits.depth = 6;
+    engine_go(&limits, (SearchReport){ 0 });
+    engine_wait();
+    cr_assert_gt(engine_last_nodes(), 100);
+    cr_assert(option_set("Evaluation", "Classical", error, sizeof error), "%s", error);
+    unlink(path);
+    free(bytes);
+    engine_quit();
+}
