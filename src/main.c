@@ -14,6 +14,7 @@
 #include "protocol/xboard.h"
 #include "tokens.h"
 #include "tools/bench.h"
+#include "tools/datagen.h"
 #include "tools/book_cmd.h"
 #include "tools/epd.h"
 #include "tools/eval_cmd.h"
@@ -32,7 +33,8 @@ static void usage(void)
          "  bachess epd FILE [MS] [THREADS]  run an EPD test suite (bm/am)\n"
          "  bachess lab [OPTIONS]         game-tree lab: search algorithms on synthetic trees\n"
          "  bachess book build|probe|key|info|dump|walk|read ...  opening books and PGN files\n"
-         "  bachess tune extract|run ...  tune the evaluation weights on positions from games (Texel)");
+         "  bachess tune extract|run ...  tune the evaluation weights on positions from games (Texel)\n"
+         "  bachess datagen --out FILE ...  self-play training data for the NNUE evaluation (--help)");
 }
 
 /* Is the first word of `line` exactly `word`? (Never a prefix match.) */
@@ -77,6 +79,8 @@ int main(int argc, char **argv)
         status = bench_command(argc - 2, argv + 2);
     else if (argc > 1 && strcmp(argv[1], "epd") == 0)
         status = epd_command(argc - 2, argv + 2);
+    else if (argc > 1 && strcmp(argv[1], "datagen") == 0)
+        status = datagen_command(argc - 2, argv + 2);
     else if (argc > 1) {
         usage();
         status = strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ? 0 : 2;

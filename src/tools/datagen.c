@@ -1,0 +1,448 @@
+/* datagen.c — self-play training data (see datagen.h). */
+#include "tools/datagen.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "movegen.h"
+#include "options.h"
+#include "score.h"
+#include "timer.h"
+#include "tt.h"
+#include "tokens.h"
+#include "tools/packed_position.h"
+
+enum { MAX_WORKERS = 64, MAX_GAME_PLIES = 400, MAX_OPENING_TRIES = 100, MAX_OPENINGS = 1000000 };
+
+typedef struct {
+    long games;           /* 0: until stopped */
+    int nodes;            /* per move */
+    int random_plies;
+    int opening_nodes;    /* the check of an opening's score */
+    int opening_max_cp;
+    int win_cp, win_plies;
+    int draw_cp, draw_plies, draw_after_ply;
+    int workers;
+    uint64_t seed;
+    const char *out_path, *openings_path;
+} DatagenOptions;
+
+static void defaults(DatagenOptions *o)
+{
+    *o = (DatagenOptions){
+        .games = 0, .nodes = 5000, .random_plies = 8, .opening_nodes = 5000, .opening_max_cp = 1000,
+        .win_cp = 1000, .win_plies = 6, .draw_cp = 10, .draw_plies = 12, .draw_after_ply = 80,
+        .workers = 1, .seed = 1, .out_path = NULL, .openings_path = NULL,
+    };
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: bachess datagen --out FILE [options]\n"
+          "  self-play games for NNUE training data: 32-byte records appended to FILE\n"
+          "  (format: docs/datagen.md). Ctrl-C stops after the games under way, losing nothing written.\n"
+          "  --out FILE            output file, appended to (required)\n"
+          "  --games N             games to play (default 0: until stopped)\n"
+          "  --nodes N             nodes per move (default 5000)\n"
+          "  --random-plies N      random legal plies after the opening position (default 8)\n"
+          "  --openings FILE       EPD/FEN lines to start from (default: the start position)\n"
+          "  --opening-max-cp N    redraw an opening whose score is beyond N cp (default 1000)\n"
+          "  --win-cp N --win-plies N    adjudicate a win when |score| >= N for that many plies (1000, 6)\n"
+          "  --draw-cp N --draw-plies N --draw-after N\n"
+          "                        adjudicate a draw when |score| <= N for that many plies after ply N (10, 12, 80)\n"
+          "  --threads N           worker processes, each with its own engine (default 1)\n"
+          "  --seed N              random seed (default 1); the same seed gives the same data for any --threads\n"
+          "  --help                this text\n",
+          out);
+}
+
+/* ---- arguments ------------------------------------------------------------- */
+
+static bool parse_options(int argc, char **argv, DatagenOptions *o)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int64_t n = 0;
+        bool takes_number = strcmp(a, "--out") != 0 && strcmp(a, "--openings") != 0;
+        if (strcmp(a, "--help") == 0)
+            return usage(stdout), exit(0), false;
+        if (!v || (takes_number && (!parse_int64(v, &n) || n < 0 || n > 1000000000LL))) {
+            fprintf(stderr, "datagen: %s needs %s\n", a, takes_number ? "a number from 0 to 1000000000" : "a value");
+            return false;
+        }
+        i++;
+        if (strcmp(a, "--out") == 0) o->out_path = v;
+        else if (strcmp(a, "--openings") == 0) o->openings_path = v;
+        else if (strcmp(a, "--games") == 0) o->games = (long)n;
+        else if (strcmp(a, "--nodes") == 0) o->nodes = (int)n;
+        else if (strcmp(a, "--random-plies") == 0) o->random_plies = (int)n;
+        else if (strcmp(a, "--opening-max-cp") == 0) o->opening_max_cp = (int)n;
+        else if (strcmp(a, "--win-cp") == 0) o->win_cp = (int)n;
+        else if (strcmp(a, "--win-plies") == 0) o->win_plies = (int)n;
+        else if (strcmp(a, "--draw-cp") == 0) o->draw_cp = (int)n;
+        else if (strcmp(a, "--draw-plies") == 0) o->draw_plies = (int)n;
+        else if (strcmp(a, "--draw-after") == 0) o->draw_after_ply = (int)n;
+        else if (strcmp(a, "--threads") == 0) o->workers = (int)n;
+        else if (strcmp(a, "--seed") == 0) o->seed = (uint64_t)n;
+        else {
+            fprintf(stderr, "datagen: unknown option %s\n", a);
+            return false;
+        }
+    }
+    if (!o->out_path || o->nodes < 1 || o->workers < 1 || o->workers > MAX_WORKERS || o->win_plies < 1) {
+        fprintf(stderr, "datagen: --out is required; --nodes, --threads (1..%d) and --win-plies must be positive\n",
+                MAX_WORKERS);
+        return false;
+    }
+    return true;
+}
+
+/* ---- randomness and openings ----------------------------------------------- */
+
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+typedef struct {
+    char **fens;
+    int count;
+} Openings;
+
+/* EPD or FEN lines: the first four fields are the position. */
+static bool load_openings(const char *path, Openings *o)
+{
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        fprintf(stderr, "datagen: cannot open %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    o->fens = calloc(MAX_OPENINGS, sizeof *o->fens);
+    char *line;
+    Board *check = malloc(sizeof *check);
+    while (o->fens && check && o->count < MAX_OPENINGS && (line = read_line(in)) != NULL) {
+        char fields[4][100];
+        char fen[512], error[128];
+        if (sscanf(line, "%99s %99s %99s %99s", fields[0], fields[1], fields[2], fields[3]) == 4) {
+            snprintf(fen, sizeof fen, "%s %s %s %s 0 1", fields[0], fields[1], fields[2], fields[3]);
+            if (board_set_fen(check, fen, error, sizeof error))
+                o->fens[o->count++] = strdup(fen);
+        }
+        free(line);
+    }
+    free(check);
+    fclose(in);
+    if (o->count == 0)
+        fprintf(stderr, "datagen: no usable position in %s\n", path);
+    return o->count > 0;
+}
+
+/* ---- one search ---------------------------------------------------------------- */
+
+typedef struct {
+    int score; /* side to move's point of view */
+    Move best;
+} Verdict;
+
+static void keep_score(const SearchInfo *info, void *context)
+{
+    if (info->multipv == 1 && info->bound == BOUND_EXACT && info->pv_length > 0)
+        ((Verdict *)context)->score = info->score;
+}
+
+static void keep_best(Move best, Move ponder, void *context)
+{
+    (void)ponder;
+    ((Verdict *)context)->best = best;
+}
+
+static Verdict search_nodes(int nodes)
+{
+    Verdict v = { 0, MOVE_NONE };
+    SearchLimits limits;
+    timeman_init_limits(&limits);
+    limits.nodes = (uint64_t)nodes;
+    engine_go(&limits, (SearchReport){ keep_score, keep_best, &v });
+    engine_wait();
+    return v;
+}
+
+/* ---- one game ---------------------------------------------------------------- */
+
+typedef struct {
+    PackedPosition *positions;
+    int count, capacity;
+} GameRecord;
+
+typedef struct {
+    PackedPosition position;
+    bool keep;
+} Candidate;
+
+/* Sets the engine to an opening: a line of the file (or the start) and
+ * random plies, redrawn while the game is over or the score is absurd. */
+static bool start_game(const DatagenOptions *o, const Openings *openings, uint64_t *rng)
+{
+    char error[128];
+    for (int attempt = 0; attempt < MAX_OPENING_TRIES; attempt++) {
+        const char *fen = openings->count ? openings->fens[next_random(rng) % (uint64_t)openings->count] : NULL;
+        if (!engine_set_position(fen, NULL, 0, error, sizeof error))
+            continue;
+        bool playable = true;
+        for (int ply = 0; ply < o->random_plies && playable; ply++) {
+            MoveList list;
+            generate_legal(engine_board(), &list);
+            playable = list.count > 0;
+            if (playable)
+                engine_play_move(list.moves[next_random(rng) % (uint64_t)list.count]);
+        }
+        if (!playable || game_status(engine_board()) != GAME_ONGOING)
+            continue;
+        engine_new_game();
+        Verdict v = search_nodes(o->opening_nodes);
+        if (v.best != MOVE_NONE && abs(v.score) <= o->opening_max_cp)
+            return true;
+    }
+    return false;
+}
+
+/* The result by the rules, from White's point of view, or -1 if the game goes on. */
+static int result_by_rules(const Board *b)
+{
+    switch (game_status(b)) {
+    case GAME_ONGOING:
+        return -1;
+    case GAME_CHECKMATE:
+        return b->side == WHITE ? 0 : 2;
+    default:
+        return 1;
+    }
+}
+
+/* Adjudication on the search scores (White's point of view) so far. */
+typedef struct {
+    int win_run, draw_run, last_sign;
+} Adjudicator;
+
+static int adjudicate(Adjudicator *a, const DatagenOptions *o, int white_score, int ply)
+{
+    int sign = white_score >= o->win_cp ? 1 : white_score <= -o->win_cp ? -1 : 0;
+    a->win_run = sign != 0 && sign == a->last_sign ? a->win_run + 1 : sign != 0;
+    a->last_sign = sign;
+    if (a->win_run >= o->win_plies)
+        return sign > 0 ? 2 : 0;
+    a->draw_run = abs(white_score) <= o->draw_cp ? a->draw_run + 1 : 0;
+    if (ply >= o->draw_after_ply && a->draw_run >= o->draw_plies)
+        return 1;
+    return -1;
+}
+
+static void add_position(GameRecord *g, const PackedPosition *p)
+{
+    if (g->count == g->capacity) {
+        g->capacity = g->capacity ? 2 * g->capacity : 256;
+        g->positions = realloc(g->positions, sizeof *g->positions * (size_t)g->capacity);
+        if (!g->positions)
+            exit(3);
+    }
+    g->positions[g->count++] = *p;
+}
+
+/* Plays game `index`; its quiet positions go to `g` with the result. */
+static bool play_game(const DatagenOptions *o, const Openings *openings, long index, GameRecord *g)
+{
+    uint64_t rng = o->seed * 0x2545F4914F6CDD1DULL ^ (uint64_t)index * 0x9E3779B97F4A7C15ULL;
+    g->count = 0;
+    if (!start_game(o, openings, &rng))
+        return false;
+    engine_new_game();
+    Adjudicator adj = { 0, 0, 0 };
+    int result = -1;
+    for (int plies = 0; plies < MAX_GAME_PLIES && result < 0; plies++) {
+        const Board *b = engine_board();
+        if ((result = result_by_rules(b)) >= 0)
+            break;
+        Verdict v = search_nodes(o->nodes);
+        if (v.best == MOVE_NONE)
+            break;
+        int white_score = b->side == WHITE ? v.score : -v.score;
+        bool quiet = !board_in_check(b) && !board_is_capture(b, v.best) && move_kind(v.best) != MOVE_PROMOTION
+                  && !is_mate_score(v.score);
+        if (quiet) {
+            PackedPosition p;
+            packed_position_write(&p, b, white_score, 1); /* the result is filled in at the end */
+            add_position(g, &p);
+        }
+        result = adjudicate(&adj, o, white_score, b->game_ply);
+        engine_play_move(v.best);
+    }
+    if (result < 0)
+        result = 1; /* the ply limit: a draw */
+    for (int i = 0; i < g->count; i++)
+        g->positions[i].bytes[26] = (uint8_t)result;
+    return true;
+}
+
+/* ---- workers and the writer ---------------------------------------------------- */
+
+static volatile sig_atomic_t stop_requested;
+static void request_stop(int signal_number)
+{
+    (void)signal_number;
+    stop_requested = 1;
+}
+
+/* A game as it travels from a worker: its index and record count, then the records. */
+typedef struct {
+    int64_t index;
+    int32_t count, played;
+} GameHeader;
+
+static bool write_all(int fd, const void *data, size_t size)
+{
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n, size -= (size_t)n;
+    }
+    return true;
+}
+
+static bool read_all(int fd, void *data, size_t size)
+{
+    char *p = data;
+    while (size > 0) {
+        ssize_t n = read(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n, size -= (size_t)n;
+    }
+    return true;
+}
+
+static void run_worker(const DatagenOptions *o, const Openings *openings, int worker, int fd)
+{
+    char error[128];
+    option_set("OwnBook", "false", error, sizeof error);
+    option_set("Threads", "1", error, sizeof error);
+    GameRecord g = { 0 };
+    for (long index = worker; !stop_requested && (o->games == 0 || index < o->games); index += o->workers) {
+        bool played = play_game(o, openings, index, &g);
+        GameHeader h = { index, played ? g.count : 0, played };
+        if (!write_all(fd, &h, sizeof h) || !write_all(fd, g.positions, sizeof *g.positions * (size_t)h.count))
+            break;
+    }
+    free(g.positions);
+    close(fd);
+}
+
+static void report(long games, long positions, int64_t start, const DatagenOptions *o, bool final)
+{
+    double seconds = (double)(time_now_ms() - start) / 1000.0;
+    double rate = seconds > 0 ? positions / seconds : 0;
+    char eta[64] = "";
+    if (o->games > 0 && games > 0)
+        snprintf(eta, sizeof eta, ", about %.0f s left", seconds * (double)(o->games - games) / (double)games);
+    fprintf(stderr, "%sdatagen: %ld games, %ld positions, %.0f positions/s (%.0f/h)%s%s", final ? "\n" : "\r", games,
+            positions, rate, rate * 3600, eta, final ? "\n" : "   ");
+}
+
+/* The parent: reads each game from the worker that played it, in game order,
+ * and appends it to the file; stops at the first game that never came. */
+static int write_games(const DatagenOptions *o, const int *fds, FILE *out)
+{
+    int64_t start = time_now_ms(), last_report = start;
+    long games = 0, positions = 0;
+    PackedPosition *buffer = NULL;
+    size_t buffer_size = 0;
+    for (long index = 0; o->games == 0 || index < o->games; index++) {
+        GameHeader h;
+        if (!read_all(fds[index % o->workers], &h, sizeof h) || h.index != index)
+            break;
+        if ((size_t)h.count > buffer_size) {
+            buffer_size = (size_t)h.count;
+            buffer = realloc(buffer, sizeof *buffer * buffer_size);
+        }
+        if (h.count > 0 && (!buffer || !read_all(fds[index % o->workers], buffer, sizeof *buffer * (size_t)h.count)))
+            break;
+        if (fwrite(buffer, sizeof *buffer, (size_t)h.count, out) != (size_t)h.count || fflush(out) != 0) {
+            fprintf(stderr, "\ndatagen: cannot write: %s\n", strerror(errno));
+            break;
+        }
+        games += h.played;
+        positions += h.count;
+        if (time_now_ms() - last_report >= 2000) {
+            report(games, positions, start, o, false);
+            last_report = time_now_ms();
+        }
+    }
+    report(games, positions, start, o, true);
+    free(buffer);
+    return 0;
+}
+
+int datagen_command(int argc, char **argv)
+{
+    DatagenOptions o;
+    defaults(&o);
+    if (!parse_options(argc, argv, &o)) {
+        usage(stderr);
+        return 2;
+    }
+    Openings openings = { NULL, 0 };
+    if (o.openings_path && !load_openings(o.openings_path, &openings))
+        return 2;
+    FILE *out = fopen(o.out_path, "ab");
+    if (!out) {
+        fprintf(stderr, "datagen: cannot open %s: %s\n", o.out_path, strerror(errno));
+        return 2;
+    }
+    signal(SIGINT, request_stop);
+    signal(SIGTERM, request_stop);
+    int fds[MAX_WORKERS];
+    pid_t pids[MAX_WORKERS];
+    for (int w = 0; w < o.workers; w++) {
+        int pipe_fds[2];
+        if (pipe(pipe_fds) != 0 || (pids[w] = fork()) < 0) {
+            fprintf(stderr, "datagen: cannot start worker %d: %s\n", w, strerror(errno));
+            return 2;
+        }
+        if (pids[w] == 0) {
+            for (int k = 0; k < w; k++)
+                close(fds[k]);
+            close(pipe_fds[0]);
+            fclose(out);
+            run_worker(&o, &openings, w, pipe_fds[1]);
+            _exit(0);
+        }
+        close(pipe_fds[1]);
+        fds[w] = pipe_fds[0];
+    }
+    fprintf(stderr, "datagen: %d worker%s, seed %llu, %d nodes a move, writing to %s\n", o.workers,
+            o.workers > 1 ? "s" : "", (unsigned long long)o.seed, o.nodes, o.out_path);
+    int status = write_games(&o, fds, out);
+    for (int w = 0; w < o.workers; w++)
+        close(fds[w]);
+    for (int w = 0; w < o.workers; w++)
+        waitpid(pids[w], NULL, 0);
+    fclose(out);
+    for (int i = 0; i < openings.count; i++)
+        free(openings.fens[i]);
+    free(openings.fens);
+    return status;
+}
