@@ -39,7 +39,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug test build-deps test-deps deps-check unit-tests debug-tests sanitize-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug test build-deps test-deps deps-check unit-tests debug-tests sanitize-tests nnue-train-test tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -125,6 +125,7 @@ test: test-deps
 	$(MAKE) --no-print-directory memory-tests
 	$(MAKE) --no-print-directory perft-speed
 	$(MAKE) --no-print-directory bench-check
+	$(MAKE) --no-print-directory nnue-train-test
 	$(MAKE) --no-print-directory fuzz-short
 
 unit-tests: $(EXE) $(BUILD)/release/unit-tests
@@ -191,6 +192,11 @@ perft-full: $(EXE)
 
 perft-speed: $(EXE)
 	RUNS=5 scripts/perft-speed.sh ./$(EXE)
+
+# The NNUE pipeline on a tiny data set: datagen, training (Debian's PyTorch,
+# /usr/bin/python3), export, and the engine's evaluation equal to Python's.
+nnue-train-test: $(EXE)
+	/usr/bin/python3 tests/nnue_train_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
 
 # The bench node count must equal the last "Bench: N" stated in git history.
 bench-check: $(EXE)

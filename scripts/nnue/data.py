@@ -1,0 +1,68 @@
+"""data.py — reading `bachess datagen` files (docs/datagen.md) straight from
+disk: a memory map of 32-byte records, decoded a batch at a time with numpy
+into the network's active features for both perspectives."""
+import numpy as np
+
+RECORD = 32
+PIECE_LETTERS = "PNBRQKpnbrqk"
+
+
+def open_records(paths):
+    """One memory map per file, as (N, 32) uint8 arrays."""
+    maps = []
+    for path in paths:
+        m = np.memmap(path, dtype=np.uint8, mode="r")
+        n = len(m) // RECORD
+        if n:
+            maps.append(m[: n * RECORD].reshape(n, RECORD))
+    return maps
+
+
+def decode(records):
+    """Boards of a batch: (pieces[B, 64] with -1 for empty, side to move[B],
+    White-POV score[B], White-POV result in 0/0.5/1 [B])."""
+    b = len(records)
+    occupancy = records[:, 0:8].copy().view("<u8").reshape(b)
+    bits = ((occupancy[:, None] >> np.arange(64, dtype=np.uint64)) & 1).astype(bool)
+    nibbles = np.empty((b, 32), dtype=np.int8)
+    packed = records[:, 8:24]
+    nibbles[:, 0::2] = packed & 15
+    nibbles[:, 1::2] = packed >> 4
+    order = np.cumsum(bits, axis=1) - 1  # index of each occupied square among the occupied
+    pieces = np.where(bits, np.take_along_axis(nibbles, np.clip(order, 0, 31), axis=1), -1).astype(np.int16)
+    score = records[:, 24:26].copy().view("<i2").reshape(b).astype(np.float32)
+    result = records[:, 26].astype(np.float32) / 2.0
+    stm = records[:, 27].astype(np.int64)
+    return pieces, stm, score, result
+
+
+def features(pieces, perspective):
+    """Active feature indices from `perspective` (array of 0/1 per board):
+    ours * 384 + type * 64 + square (mirrored for Black). Returns a flat index
+    array and the offsets of each board's features (for EmbeddingBag)."""
+    board, square = np.nonzero(pieces >= 0)
+    p = pieces[board, square].astype(np.int64)
+    colour, kind = p // 6, p % 6
+    persp = perspective[board]
+    ours = (colour != persp).astype(np.int64)
+    sq = np.where(persp == 0, square, square ^ 56)
+    index = ours * 384 + kind * 64 + sq
+    counts = np.bincount(board, minlength=len(pieces))
+    offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    return index, offsets
+
+
+def fen_to_pieces(fen):
+    """pieces[64] and side to move of a FEN (for reference evaluations)."""
+    placement, side = fen.split()[:2]
+    pieces = np.full(64, -1, dtype=np.int16)
+    rank, file = 7, 0
+    for c in placement:
+        if c == "/":
+            rank, file = rank - 1, 0
+        elif c.isdigit():
+            file += int(c)
+        else:
+            pieces[rank * 8 + file] = PIECE_LETTERS.index(c)
+            file += 1
+    return pieces, 0 if side == "w" else 1

@@ -1,0 +1,105 @@
+"""model.py — the perspective network 768 -> N x 2 -> 1 in PyTorch, its
+quantisation and the bachess network file (docs/nnue.md)."""
+import struct
+
+import numpy as np
+import torch
+
+INPUTS = 768
+QA, QB, SCALE = 255, 64, 400
+MAX_OUTPUT = 127 / QB   # output weights must quantise into -127..127
+MAX_INPUT = 32000 / QA  # input weights and biases must fit int16 after x QA
+
+
+class PerspectiveNet(torch.nn.Module):
+    def __init__(self, hidden, screlu=True):
+        super().__init__()
+        self.hidden, self.screlu = hidden, screlu
+        # A sparse first layer: the ~30 active features of a board are summed.
+        self.ft = torch.nn.EmbeddingBag(INPUTS, hidden, mode="sum")
+        self.ft_bias = torch.nn.Parameter(torch.zeros(hidden))
+        self.out = torch.nn.Linear(2 * hidden, 1)
+        with torch.no_grad():
+            self.ft.weight.normal_(0, 0.1)
+            self.out.weight.uniform_(-0.1, 0.1)
+            self.out.bias.zero_()
+
+    def activation(self, x):
+        x = torch.clamp(x, 0.0, 1.0)
+        return x * x if self.screlu else x
+
+    def forward(self, us_index, us_offsets, them_index, them_offsets):
+        """Evaluation in units of SCALE centipawns, for the side to move."""
+        us = self.ft(us_index, us_offsets) + self.ft_bias
+        them = self.ft(them_index, them_offsets) + self.ft_bias
+        return self.out(torch.cat([self.activation(us), self.activation(them)], dim=1)).squeeze(1)
+
+    def clip(self):
+        with torch.no_grad():
+            self.out.weight.clamp_(-MAX_OUTPUT, MAX_OUTPUT)
+            self.ft.weight.clamp_(-MAX_INPUT, MAX_INPUT)
+            self.ft_bias.clamp_(-MAX_INPUT, MAX_INPUT)
+
+
+def quantise(net):
+    """Integer arrays as the engine uses them."""
+    w1 = np.round(net.ft.weight.detach().numpy() * QA).astype(np.int16)       # [768][N]
+    b1 = np.round(net.ft_bias.detach().numpy() * QA).astype(np.int16)         # [N]
+    w2 = np.clip(np.round(net.out.weight.detach().numpy().reshape(-1) * QB), -127, 127).astype(np.int16)  # [2N]
+    b2 = int(np.round(float(net.out.bias.detach()[0]) * QA * QB))
+    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": net.screlu}
+
+
+def fnv1a(data):
+    """The file's checksum: 32-bit FNV-1a over the payload."""
+    h = 2166136261
+    for byte in bytes(data):
+        h = ((h ^ byte) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def trunc_div(a, b):
+    """Integer division rounding toward zero, as C does."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def write_net(path, q):
+    n = q["b1"].shape[0]
+    payload = (q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes()
+               + q["w2"].astype("<i2").tobytes() + struct.pack("<i", q["b2"]))
+    header = b"BACHNNUE" + struct.pack("<8I", 1, INPUTS, n, 1 if q["screlu"] else 0, QA, QB, SCALE,
+                                       fnv1a(payload))
+    with open(path, "wb") as f:
+        f.write(header + payload)
+
+
+def read_net(path):
+    data = open(path, "rb").read()
+    if data[:8] != b"BACHNNUE":
+        raise ValueError("not a bachess network")
+    version, inputs, n, act, qa, qb, scale, checksum = struct.unpack("<8I", data[8:40])
+    payload = data[40:]
+    if (version, inputs, qa, qb, scale) != (1, INPUTS, QA, QB, SCALE) or fnv1a(payload) != checksum:
+        raise ValueError("header or checksum does not match")
+    w1 = np.frombuffer(payload, "<i2", INPUTS * n).reshape(INPUTS, n)
+    b1 = np.frombuffer(payload, "<i2", n, INPUTS * n * 2)
+    w2 = np.frombuffer(payload, "<i2", 2 * n, (INPUTS * n + n) * 2)
+    b2 = struct.unpack("<i", payload[-4:])[0]
+    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": act == 1}
+
+
+def quantised_eval(q, us_features, them_features):
+    """The engine's integer evaluation (centipawns, side to move), for one board."""
+    n = q["b1"].shape[0]
+    acc = [q["b1"].astype(np.int64) + q["w1"][f].astype(np.int64).sum(axis=0) for f in (us_features, them_features)]
+    total = 0
+    for k, a in enumerate(acc):
+        a = ((a + 32768) % 65536) - 32768          # int16 wrap, as the engine
+        x = np.clip(a, 0, QA)
+        w = q["w2"][k * n:(k + 1) * n].astype(np.int64)
+        total += int((x * w * x).sum() if q["screlu"] else (x * w).sum())
+    total = ((total + 2**31) % 2**32) - 2**31      # int32 wrap, as the engine
+    if q["screlu"]:
+        total = trunc_div(total, QA)
+    return trunc_div((total + q["b2"]) * SCALE, QA * QB)

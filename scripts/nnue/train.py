@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""train.py — trains the bachess NNUE network on `bachess datagen` data.
+
+    /usr/bin/python3 scripts/nnue/train.py DATA.bin [MORE.bin ...] --out NET.nnue
+        [--hidden 32] [--epochs 10] [--batch 16384] [--lr 0.001] [--lambda 0.5]
+        [--k 400] [--positions N] [--seed 1] [--crelu] [--threads N]
+
+Reads the 32-byte records straight from memory-mapped files, in a shuffled
+order (a fresh permutation every epoch), and fits a perspective network
+768 -> hidden x 2 -> 1 (SCReLU, or CReLU) to a blend of the search score and
+the game result: target = lambda * result + (1 - lambda) * sigmoid(score / K),
+both from the side to move's point of view, with the prediction
+sigmoid(output * 400 / K). Prints the loss per epoch (training and a held-out
+2 %), the positions per second, then quantises (QA 255, QB 64) and writes the
+network file of docs/nnue.md. Everything it printed, with the command line,
+goes into NET.nnue.log: the net's provenance.
+"""
+import argparse
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import data  # noqa: E402
+import model  # noqa: E402
+
+
+def batch_tensors(records):
+    pieces, stm, score, result = data.decode(records)
+    us_index, us_offsets = data.features(pieces, stm)
+    them_index, them_offsets = data.features(pieces, 1 - stm)
+    sign = np.where(stm == 0, 1.0, -1.0).astype(np.float32)
+    score_stm = score * sign
+    result_stm = np.where(stm == 0, result, 1.0 - result).astype(np.float32)
+    t = torch.from_numpy
+    return (t(us_index), t(us_offsets), t(them_index), t(them_offsets), t(score_stm), t(result_stm))
+
+
+def loss_of(net, batch, k, lam):
+    us_i, us_o, them_i, them_o, score, result = batch
+    predicted = torch.sigmoid(net(us_i, us_o, them_i, them_o) * model.SCALE / k)
+    target = lam * result + (1.0 - lam) * torch.sigmoid(score / k)
+    return torch.mean((predicted - target) ** 2)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("data", nargs="+")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--hidden", type=int, default=32)
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--batch", type=int, default=16384)
+    ap.add_argument("--lr", type=float, default=0.001)
+    ap.add_argument("--lambda", dest="lam", type=float, default=0.5)
+    ap.add_argument("--k", type=float, default=400.0)
+    ap.add_argument("--positions", type=int, default=0, help="use at most this many (0: all)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--crelu", action="store_true")
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args(argv)
+    if args.hidden % 16 or not 16 <= args.hidden <= 512:
+        ap.error("--hidden must be a multiple of 16 from 16 to 512")
+
+    log_lines = ["command: " + " ".join([os.path.basename(sys.argv[0])] + argv)]
+
+    def say(text):
+        print(text, flush=True)
+        log_lines.append(text)
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    records = np.concatenate(data.open_records(args.data)) if len(args.data) > 1 else data.open_records(args.data)[0]
+    if args.positions:
+        records = records[: args.positions]
+    order = rng.permutation(len(records))
+    held = max(1, len(records) // 50)
+    valid_idx, train_idx = np.sort(order[:held]), order[held:]
+    say(f"data: {len(records)} positions from {', '.join(args.data)}; {len(train_idx)} for training, {held} held out")
+    say(f"net: 768 -> {args.hidden} x 2 -> 1, {'CReLU' if args.crelu else 'SCReLU'}; K {args.k}, lambda {args.lam}, "
+        f"lr {args.lr}, batch {args.batch}, seed {args.seed}, torch {torch.__version__}, {args.threads} thread(s)")
+
+    net = model.PerspectiveNet(args.hidden, screlu=not args.crelu)
+    optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
+    valid = batch_tensors(np.asarray(records[valid_idx]))
+    with torch.no_grad():
+        say(f"epoch 0: held-out loss {loss_of(net, valid, args.k, args.lam).item():.6f}")
+    for epoch in range(1, args.epochs + 1):
+        start, seen, total = time.time(), 0, 0.0
+        shuffled = rng.permutation(train_idx)  # shuffled every epoch: never game order
+        for lr_step in optimiser.param_groups:
+            lr_step["lr"] = args.lr * (0.3 if epoch > 0.75 * args.epochs else 1.0)
+        for at in range(0, len(shuffled), args.batch):
+            idx = np.sort(shuffled[at:at + args.batch])
+            batch = batch_tensors(np.asarray(records[idx]))
+            optimiser.zero_grad()
+            loss = loss_of(net, batch, args.k, args.lam)
+            loss.backward()
+            optimiser.step()
+            net.clip()
+            seen += len(idx)
+            total += loss.item() * len(idx)
+        with torch.no_grad():
+            held_loss = loss_of(net, valid, args.k, args.lam).item()
+        rate = seen / max(time.time() - start, 1e-9)
+        say(f"epoch {epoch}: training loss {total / max(seen, 1):.6f}, held-out loss {held_loss:.6f}, "
+            f"{rate:.0f} positions/s")
+    q = model.quantise(net)
+    model.write_net(args.out, q)
+    torch.save(net.state_dict(), args.out + ".pt")
+    say(f"wrote {args.out} ({os.path.getsize(args.out)} bytes) and {args.out}.pt")
+    with open(args.out + ".log", "w") as f:
+        f.write("\n".join(log_lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

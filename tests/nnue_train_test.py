@@ -1,0 +1,104 @@
+#!/usr/bin/python3
+"""nnue_train_test.py — the NNUE pipeline end to end on a tiny data set:
+`bachess datagen` makes a few thousand positions, scripts/nnue/train.py
+trains a small network on them, and then
+
+  1. the training loss and the held-out loss fall;
+  2. the file written reads back to the same integer weights;
+  3. the quantised network agrees with the float one within a stated bound;
+  4. the engine (`bachess eval --net`) gives exactly the Python integer value.
+
+    /usr/bin/python3 tests/nnue_train_test.py ./bachess
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "scripts", "nnue"))
+import data  # noqa: E402
+import evaluate  # noqa: E402
+import model  # noqa: E402
+import train  # noqa: E402
+
+# Quantised against float, in centipawns: rounding the weights to 1/255 and
+# 1/64 moves a small net's output by a few centipawns.
+MEAN_TOLERANCE_CP, MAX_TOLERANCE_CP = 6.0, 30.0
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def fen_of(pieces, stm):
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for file in range(8):
+            p = pieces[rank * 8 + file]
+            if p < 0:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + data.PIECE_LETTERS[p]
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows) + (" w" if stm == 0 else " b") + " - - 0 1"
+
+
+def main(engine):
+    work = tempfile.mkdtemp(prefix="bachess-nnue-")
+    data_path, net_path = os.path.join(work, "data.bin"), os.path.join(work, "net.nnue")
+    subprocess.run([engine, "datagen", "--out", data_path, "--games", "40", "--nodes", "600", "--seed", "5",
+                    "--threads", "2"], check=True, stderr=subprocess.DEVNULL)
+    count = os.path.getsize(data_path) // data.RECORD
+    check(count >= 2000, f"datagen wrote {count} positions")
+
+    train.main([data_path, "--out", net_path, "--hidden", "32", "--epochs", "6", "--batch", "256",
+                "--lr", "0.01", "--seed", "3"])
+    log = open(net_path + ".log").read()
+    held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
+    trained = [float(x) for x in re.findall(r"training loss ([0-9.]+)", log)]
+    check(len(held) == 7 and held[-1] < held[0], f"held-out loss falls: {held[0]:.5f} -> {held[-1]:.5f}")
+    check(len(trained) == 6 and trained[-1] < trained[0], f"training loss falls: {trained[0]:.5f} -> {trained[-1]:.5f}")
+
+    # Export and reload agree.
+    net = model.PerspectiveNet(32)
+    net.load_state_dict(torch.load(net_path + ".pt"))
+    q, back = model.quantise(net), model.read_net(net_path)
+    same = all(np.array_equal(q[k], back[k]) for k in ("w1", "b1", "w2")) and q["b2"] == back["b2"]
+    check(same, "the network file reads back to the exported integer weights")
+
+    # Quantised against float, and the engine against Python, on recorded positions.
+    records = data.open_records([data_path])[0]
+    pick = np.linspace(0, count - 1, 60).astype(int)
+    pieces, stm, _, _ = data.decode(np.asarray(records[pick]))
+    differences, mismatches = [], []
+    for i in range(len(pick)):
+        fen = fen_of(pieces[i], stm[i])
+        quantised, floating = evaluate.evaluations(net_path, fen)
+        differences.append(abs(quantised - floating))
+        out = subprocess.run([engine, "eval", "--net", net_path] + fen.split(), capture_output=True, text=True).stdout
+        m = re.search(r"^NNUE: (-?\d+) cp", out, re.M)
+        if not m or int(m.group(1)) != quantised:
+            mismatches.append((fen, m.group(1) if m else None, quantised))
+    mean, worst = float(np.mean(differences)), float(np.max(differences))
+    check(mean <= MEAN_TOLERANCE_CP and worst <= MAX_TOLERANCE_CP,
+          f"quantised vs float: mean {mean:.2f} cp (bound {MEAN_TOLERANCE_CP}), worst {worst:.2f} cp "
+          f"(bound {MAX_TOLERANCE_CP}) over {len(pick)} positions")
+    check(not mismatches, f"engine equals Python's integer evaluation on {len(pick)} positions"
+          + (f"; first mismatch {mismatches[0]}" if mismatches else ""))
+    print(f"{6 - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "./bachess"))
