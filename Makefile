@@ -39,7 +39,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug test build-deps test-deps deps-check unit-tests debug-tests sanitize-tests nnue-train-test tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug tuning test build-deps test-deps deps-check unit-tests debug-tests sanitize-tests nnue-train-test tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -72,6 +72,16 @@ test_objects = $(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$(TEST_SOURCES))
 # ---- programs ------------------------------------------------------------
 $(EXE): $(call objects,release,$(SOURCES))
 	$(CC) $(RELEASE_CFLAGS) $^ -o $@ $(LDLIBS)
+
+# A tuning build: the search parameters (src/search_params.h) as UCI options,
+# for scripts/spsa.py.
+TUNING_CFLAGS := $(RELEASE_CFLAGS) -DSEARCH_TUNING
+$(BUILD)/tuning/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(TUNING_CFLAGS) -c $< -o $@
+bachess-tuning: $(call objects,tuning,$(SOURCES))
+	$(CC) $(TUNING_CFLAGS) $^ -o $@ $(LDLIBS)
+tuning: bachess-tuning
 
 bachess-debug: $(call objects,debug,$(SOURCES))
 	$(CC) $(DEBUG_CFLAGS) $^ -o $@ $(LDLIBS)
@@ -225,4 +235,4 @@ lab: $(EXE)
 	scripts/lab-plot.sh ./$(EXE) docs
 
 clean:
-	rm -rf $(BUILD) $(EXE) bachess-debug
+	rm -rf $(BUILD) $(EXE) bachess-debug bachess-tuning

@@ -10,6 +10,7 @@
 #include "nnue/network.h"
 #include "options.h"
 #include "search.h"
+#include "search_params.h"
 #include "tt.h"
 
 EngineSettings engine_settings;
@@ -171,6 +172,29 @@ static void register_search_switches(void)
                               .changed = set_search_number, .target = &s->single_budget });
 }
 
+#ifdef SEARCH_TUNING
+/* A tuning build offers every search parameter as an option of its name;
+ * the LMR table is rebuilt from its parameters after each change. */
+static bool set_search_param(const Option *o, int64_t value, const char *text, char *error, size_t esize)
+{
+    engine_wait();
+    option_store_int(o, value, text, error, esize);
+    search_init();
+    return true;
+}
+
+static void register_search_params(void)
+{
+#define SEARCH_PARAM_OPTION(name, value, min, max, step)                                                             \
+    option_register((Option){ OPTION_SPIN_SPEC(#name, value, min, max, "search parameter (tuning build)"),             \
+                              .offered = OFFER_UCI, .changed = set_search_param, .target = &name });
+    SEARCH_PARAMS(SEARCH_PARAM_OPTION)
+#undef SEARCH_PARAM_OPTION
+}
+#else
+static void register_search_params(void) {}
+#endif
+
 static void register_book_options(void)
 {
     EngineSettings *e = &engine_settings;
@@ -211,4 +235,5 @@ void engine_register_options(void)
     register_search_switches();
     register_book_options();
     register_evaluation_options();
+    register_search_params();
 }

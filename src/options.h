@@ -26,7 +26,7 @@ typedef enum { OPTION_SPIN, OPTION_CHECK, OPTION_BUTTON, OPTION_STRING, OPTION_C
  * engine, so not every option is offered everywhere. */
 enum { OFFER_UCI = 1, OFFER_CECP = 2, OFFER_ALL = OFFER_UCI | OFFER_CECP };
 
-enum { OPTION_TEXT_SIZE = 256, MAX_OPTIONS = 64 };
+enum { OPTION_TEXT_SIZE = 256, MAX_OPTIONS = 128 };
 
 typedef struct Option Option;
 /* Called after a value passed the type and range checks, before it is

@@ -9,6 +9,7 @@
 #include "movegen.h"
 #include "movepick.h"
 #include "score.h"
+#include "search_params.h"
 #include "see.h"
 #include "timer.h"
 #include "tt.h"
@@ -40,21 +41,8 @@ void search_options_no_pruning(SearchOptions *o)
                              key collision) would make the value order-dependent */
 }
 
-/* ---- tunable margins ----------------------------------------------------- */
-enum {
-    RFP_MAX_DEPTH = 8, RFP_MARGIN = 75,
-    /* Null move: depth - (3 + depth / 4 + min(3, (eval - beta) / 200)). */
-    NMP_MIN_DEPTH = 3, NMP_BASE_REDUCTION = 3, NMP_DEPTH_DIVISOR = 4, NMP_EVAL_DIVISOR = 200, NMP_MAX_EVAL_BONUS = 3,
-    FUTILITY_MAX_DEPTH = 8, FUTILITY_BASE = 90, FUTILITY_PER_DEPTH = 95,
-    LMP_MAX_DEPTH = 8,
-    LMR_MIN_DEPTH = 3,
-    HISTORY_PRUNING_MAX_DEPTH = 3, HISTORY_PRUNING_MARGIN = 1000, LMR_HISTORY_DIVISOR = 8000,
-    SEE_PRUNING_MAX_DEPTH = 8, SEE_QUIET_MARGIN = 60, SEE_NOISY_MARGIN = 20,
-    SINGULAR_MIN_DEPTH = 8,
-    IIR_MIN_DEPTH = 4,
-    ASPIRATION_MIN_DEPTH = 5, ASPIRATION_WINDOW = 15,
-    QS_DELTA_MARGIN = 200,
-};
+/* The margins, depths and reductions are in search_params.h (tunable).
+ * Null move, for one: depth - (3 + depth / 4 + min(3, (eval - beta) / 200)). */
 
 /* A failed aspiration window is shown to the GUI only once a search has
  * run this long: before that the lines come too fast to read. */
@@ -70,7 +58,7 @@ void search_init(void)
 {
     for (int d = 1; d < MAX_PLY; d++)
         for (int m = 1; m < MAX_MOVES; m++)
-            lmr_table[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
+            lmr_table[d][m] = (int)(LMR_BASE_X100 / 100.0 + log(d) * log(m) / (LMR_DIVISOR_X100 / 100.0));
 }
 
 void search_clear_thread(Thread *t)
@@ -374,7 +362,7 @@ static bool root_move_allowed(const Thread *t, Move m)
  * the hash move the node fails high: *cut_score holds the value). */
 static int singular_test(Thread *t, SearchStack *ss, const TTProbe *tt, int beta, int depth, int ply, bool cut_node, int *cut_score)
 {
-    int singular_beta = tt->score - 2 * depth;
+    int singular_beta = tt->score - SINGULAR_MARGIN_PER_DEPTH * depth;
     ss->excluded = tt->move;
     int score = search(t, ss, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
     ss->excluded = MOVE_NONE;
@@ -668,7 +656,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         /* Step 11: singular extension of the hash move, or a multi-cut. */
         int move_extension = extension;
         if (o->singular_extension && !root && m == tt.move && !excluded && depth >= SINGULAR_MIN_DEPTH
-            && tt.depth >= depth - 3 && tt.bound == BOUND_LOWER && tt.score > -SCORE_KNOWN_WIN && tt.score < SCORE_KNOWN_WIN
+            && tt.depth >= depth - SINGULAR_TT_DEPTH_SLACK && tt.bound == BOUND_LOWER && tt.score > -SCORE_KNOWN_WIN && tt.score < SCORE_KNOWN_WIN
             && !move_extension) {
             int cut_score;
             int se = singular_test(t, ss, &tt, beta, depth, ply, cut_node, &cut_score);
