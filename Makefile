@@ -31,7 +31,7 @@ RELEASE_CFLAGS := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto=auto $(NATIVE)
 DEBUG_CFLAGS   := $(CFLAGS_COMMON) -O1 -g
 SANITIZE_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(NATIVE)
 TSAN_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=thread
-LDLIBS  := -lm -pthread
+LDLIBS  := -lm -pthread -lfathom
 
 # The core is flat in src/; self-contained families have folders (README: source map).
 SOURCES := $(wildcard src/*.c src/*/*.c)
@@ -39,7 +39,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug tuning test build-deps test-deps deps-check unit-tests debug-tests sanitize-tests nnue-train-test tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug tuning test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -136,6 +136,7 @@ test: test-deps
 	$(MAKE) --no-print-directory perft-speed
 	$(MAKE) --no-print-directory bench-check
 	$(MAKE) --no-print-directory nnue-train-test
+	$(MAKE) --no-print-directory syzygy-test
 	$(MAKE) --no-print-directory fuzz-short
 
 unit-tests: $(EXE) $(BUILD)/release/unit-tests
@@ -148,8 +149,14 @@ debug-tests: $(BUILD)/debug/unit-tests
 	BACHESS_DATA=data BACHESS_TEST_LIGHT=1 $(BUILD)/debug/unit-tests --jobs 2
 
 # The include layers (README: source map).
-deps-check:
+deps-check: $(EXE)
 	scripts/check-deps.sh
+	scripts/check-symbols.sh $(BUILD)/release
+
+# Syzygy tables (data/syzygy) through Fathom: 1,000 positions against
+# Debian's fathom CLI, the options and commands of both protocols, bad paths.
+syzygy-test: $(EXE)
+	python3 tests/syzygy_test.py ./$(EXE) 1000
 
 # Threaded search under ThreadSanitizer: stop/ponderhit/isready races.
 tsan-tests: $(BUILD)/bachess-tsan

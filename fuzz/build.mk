@@ -14,7 +14,7 @@ TARGETS := fen move pgn book uci cecp epd
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 FLAGS   := -std=gnu11 $(WARN) -pthread -Isrc -O1 -g -fno-omit-frame-pointer \
            -fsanitize=address,undefined -fno-sanitize-recover=all
-LIBS    := -lm -pthread -Wl,--wrap=fopen
+LIBS    := -lm -pthread -lfathom -Wl,--wrap=fopen
 
 LIB_SOURCES := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
 LIB_OBJECTS := $(patsubst src/%.c,$(OUT)/obj/%.o,$(LIB_SOURCES)) $(OUT)/obj/harness/fuzz_common.o

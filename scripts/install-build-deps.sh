@@ -3,7 +3,7 @@
 # Runs as root directly, or through sudo for a normal user. `make run` and
 # `make test` call it; a plain `make` assumes they are there.
 set -e
-PACKAGES="gcc make"
+PACKAGES="gcc make libfathom-dev"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -2,7 +2,7 @@
 # Installs the Debian packages the tests need, if any is missing.
 # Runs as root directly, or through sudo for a normal user.
 set -e
-PACKAGES="gcc clang libclang-rt-14-dev make libcriterion-dev stockfish python3 pgn-extract xboard xvfb xauth polyglot fairymax valgrind python3-torch python3-numpy libopenblas0"
+PACKAGES="gcc clang libclang-rt-14-dev make libcriterion-dev stockfish python3 pgn-extract xboard xvfb xauth polyglot fairymax valgrind fathom python3-torch python3-numpy libopenblas0"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

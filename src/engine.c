@@ -12,6 +12,7 @@
 #include "movegen.h"
 #include "notation.h"
 #include "score.h"
+#include "syzygy/syzygy.h"
 #include "timer.h"
 #include "tt.h"
 
@@ -314,6 +315,40 @@ static void collect_root_moves(const SearchLimits *limits)
             s->root_moves[s->root_move_count++] = list.moves[i];
 }
 
+/* At a root in the tablebases only the moves that keep the best result are
+ * searched (ranked by DTZ, so that a win is converted within the fifty-move
+ * rule), and the search itself probes from SyzygyProbeLimit pieces down. */
+static void restrict_root_moves_by_tablebases(void)
+{
+    SearchShared *s = &engine.shared;
+    const EngineSettings *e = &engine_settings;
+    s->tb_root_score = SCORE_NONE;
+    s->tb_root_hits = 0;
+    s->tb_probe_limit = e->syzygy_probe_limit < syzygy_largest() ? e->syzygy_probe_limit : syzygy_largest();
+    s->tb_probe_depth = e->syzygy_probe_depth;
+    s->tb_fifty_move_rule = e->syzygy_fifty_move_rule;
+    if (s->tb_probe_limit == 0 || popcount(board_occupied(engine.game)) > s->tb_probe_limit)
+        return;
+    static SyzygyRoot root; /* large: only the input thread starts searches */
+    if (!syzygy_rank_root(engine.game, e->syzygy_fifty_move_rule, &root))
+        return;
+    int kept = 0;
+    for (int i = 0; i < s->root_move_count; i++)
+        for (int k = 0; k < root.keep_count; k++)
+            if (s->root_moves[i] == root.keep[k]) {
+                s->root_moves[kept++] = s->root_moves[i];
+                break;
+            }
+    if (kept == 0)
+        return; /* searchmoves named none of the preserving moves: search what was asked */
+    s->root_move_count = kept;
+    s->tb_root_hits = (uint64_t)root.move_count;
+    bool fifty = e->syzygy_fifty_move_rule;
+    s->tb_root_score = root.wdl == WDL_WIN || (!fifty && root.wdl == WDL_CURSED_WIN) ? SCORE_TB_WIN - 1
+                     : root.wdl == WDL_LOSS || (!fifty && root.wdl == WDL_BLESSED_LOSS) ? -SCORE_TB_WIN + 1
+                     : SCORE_DRAW;
+}
+
 /* ---- opening book ----------------------------------------------------------
  * A game move found in the book is answered at once, without a search, through
  * the same callbacks: one info line with the move, then the move. */
@@ -346,6 +381,7 @@ void engine_go(const SearchLimits *limits, SearchReport report)
     engine.client = report;
     engine.last_pv_move = MOVE_NONE;
     collect_root_moves(limits);
+    restrict_root_moves_by_tablebases();
     s->multipv = engine_settings.multipv;
     if (strength_limited()) {
         uint64_t cap = elo_node_limit(engine_settings.elo);
@@ -366,6 +402,7 @@ void engine_go(const SearchLimits *limits, SearchReport report)
         Thread *t = engine.threads[i];
         memcpy(&t->board, engine.game, offsetof(Board, states) + sizeof(BoardState) * (size_t)(engine.game->state_index + 1));
         atomic_store(&t->nodes, 0);
+        atomic_store(&t->tbhits, 0);
         t->best_move = MOVE_NONE;
         t->completed_depth = 0;
     }

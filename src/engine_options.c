@@ -10,6 +10,7 @@
 #include "nnue/network.h"
 #include "options.h"
 #include "search.h"
+#include "syzygy/syzygy.h"
 #include "search_params.h"
 #include "tt.h"
 
@@ -127,6 +128,31 @@ static bool set_eval_file(const Option *o, int64_t value, const char *text, char
     return apply_evaluation(error, esize);
 }
 
+/* ---- tablebases ----------------------------------------------------------------
+ * SyzygyPath waits for a running search, then loads the tables; what it
+ * found, or why it found nothing, is a note for the GUI (the engine plays on
+ * without tables), never a refusal. */
+static bool set_syzygy_path(const Option *o, int64_t value, const char *text, char *note, size_t nsize)
+{
+    (void)o, (void)value;
+    engine_wait();
+    syzygy_init(option_text_value(text), note, nsize);
+    return true;
+}
+
+static void register_tablebase_options(void)
+{
+    EngineSettings *e = &engine_settings;
+    option_register((Option){ OPTION_STRING_SPEC("SyzygyPath", "", "Syzygy tablebase directories, separated by ':' (empty: none)"),
+                              .changed = set_syzygy_path });
+    option_register((Option){ OPTION_SPIN_SPEC("SyzygyProbeDepth", 1, 1, 100, "probe the tables in the search from this depth on"),
+                              .changed = option_store_int, .target = &e->syzygy_probe_depth });
+    option_register((Option){ OPTION_CHECK_SPEC("Syzygy50MoveRule", 1, "wins and losses that the fifty-move rule spoils count as draws"),
+                              .changed = option_store_bool, .target = &e->syzygy_fifty_move_rule });
+    option_register((Option){ OPTION_SPIN_SPEC("SyzygyProbeLimit", 7, 0, 7, "probe positions with at most this many pieces (0: never)"),
+                              .changed = option_store_int, .target = &e->syzygy_probe_limit });
+}
+
 static void register_evaluation_options(void)
 {
     option_register((Option){ OPTION_COMBO_SPEC("Evaluation", "Classical", "Classical NNUE",
@@ -235,5 +261,6 @@ void engine_register_options(void)
     register_search_switches();
     register_book_options();
     register_evaluation_options();
+    register_tablebase_options();
     register_search_params();
 }

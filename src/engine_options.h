@@ -16,6 +16,9 @@ typedef struct {
     bool own_book;          /* OwnBook */
     int book_depth;         /* BookDepth: plies of the game the book is used for */
     bool book_best_move;    /* BookBestMove */
+    int syzygy_probe_depth; /* SyzygyProbeDepth */
+    int syzygy_probe_limit; /* SyzygyProbeLimit: pieces */
+    bool syzygy_fifty_move_rule; /* Syzygy50MoveRule */
 } EngineSettings;
 
 extern EngineSettings engine_settings;

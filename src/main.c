@@ -19,6 +19,7 @@
 #include "tools/epd.h"
 #include "tools/eval_cmd.h"
 #include "tools/lab.h"
+#include "tools/tb_cmd.h"
 #include "tools/tune.h"
 
 static void usage(void)
@@ -28,13 +29,14 @@ static void usage(void)
          "  bachess                       play at the console, or speak UCI / XBoard when the first line is uci / xboard\n"
          "  bachess perft DEPTH [FEN]     count leaf nodes of the move tree\n"
          "  bachess divide DEPTH [FEN]    the same, per root move\n"
-         "  bachess eval [FEN]            the static evaluation, term by term\n"
+         "  bachess eval [--net FILE] [--tb DIRS] [FEN]  the static evaluation, term by term; a net's; the tables'\n"
          "  bachess bench [DEPTH]         search signature: fixed positions, fixed depth\n"
          "  bachess epd FILE [MS] [THREADS]  run an EPD test suite (bm/am)\n"
          "  bachess lab [OPTIONS]         game-tree lab: search algorithms on synthetic trees\n"
          "  bachess book build|probe|key|info|dump|walk|read ...  opening books and PGN files\n"
          "  bachess tune extract|run ...  tune the evaluation weights on positions from games (Texel)\n"
-         "  bachess datagen --out FILE ...  self-play training data for the NNUE evaluation (--help)");
+         "  bachess datagen --out FILE ...  self-play training data for the NNUE evaluation (--help)\n"
+         "  bachess tb probe [--path DIRS] [--no50] FEN|-  Syzygy tablebases: WDL, DTZ and the best moves");
 }
 
 /* Is the first word of `line` exactly `word`? (Never a prefix match.) */
@@ -72,6 +74,8 @@ int main(int argc, char **argv)
         return book_command(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "tune") == 0)
         return tune_command(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "tb") == 0)
+        return tb_command(argc - 2, argv + 2);
     engine_init();
     frontend_register_options();
     int status;

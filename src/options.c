@@ -131,6 +131,8 @@ static bool check_value(const Option *o, const char *text, int64_t *value, char 
 
 bool option_set(const char *name, const char *value, char *error, size_t esize)
 {
+    if (esize)
+        error[0] = '\0'; /* a change may leave a note here even when it succeeds */
     Option *o = option_find(name);
     if (!o) {
         snprintf(error, esize, "no such option '%.64s'", name);

@@ -31,7 +31,8 @@ enum { OPTION_TEXT_SIZE = 256, MAX_OPTIONS = 128 };
 typedef struct Option Option;
 /* Called after a value passed the type and range checks, before it is
  * stored: `value` and `text` are the new value. False (with a reason in
- * `error`) keeps the old one. */
+ * `error`) keeps the old one; true may still leave a note in `error` for
+ * the user (what a new path was found to hold, say). */
 typedef bool (*OptionChanged)(const Option *option, int64_t value, const char *text, char *error, size_t error_size);
 
 struct Option {
@@ -59,6 +60,8 @@ void options_reset(void);
 int options_count(void);
 Option *option_at(int index);
 Option *option_find(const char *name); /* case-insensitive, as UCI asks */
+/* False with the reason in `error`; true with `error` empty or holding a
+ * note for the user. */
 bool option_set(const char *name, const char *value, char *error, size_t error_size);
 /* CECP's `option NAME=VALUE`, or `option NAME` for a button. */
 bool option_set_xboard(const char *assignment, char *error, size_t error_size);

@@ -11,6 +11,7 @@
 #include "score.h"
 #include "search_params.h"
 #include "see.h"
+#include "syzygy/syzygy.h"
 #include "timer.h"
 #include "tt.h"
 
@@ -48,6 +49,9 @@ void search_options_no_pruning(SearchOptions *o)
  * run this long: before that the lines come too fast to read. */
 enum { REPORT_BOUNDS_AFTER_MS = 2000 };
 
+/* A tablebase verdict is stored as if searched this much deeper. */
+enum { TB_DEPTH_BONUS = 6 };
+
 /* How many tried moves of a node are remembered, to be punished when
  * another move refutes the node. */
 enum { MAX_QUIETS_TRIED = 64, MAX_CAPTURES_TRIED = 32 };
@@ -69,9 +73,17 @@ void search_clear_thread(Thread *t)
 
 uint64_t search_total_nodes(const SearchShared *shared)
 {
-    uint64_t total = 0;
+    uint64_t total = shared->tb_root_hits;
     for (int i = 0; i < shared->thread_count; i++)
         total += atomic_load_explicit(&shared->threads[i]->nodes, memory_order_relaxed);
+    return total;
+}
+
+uint64_t search_total_tbhits(const SearchShared *shared)
+{
+    uint64_t total = shared->tb_root_hits;
+    for (int i = 0; i < shared->thread_count; i++)
+        total += atomic_load_explicit(&shared->threads[i]->tbhits, memory_order_relaxed);
     return total;
 }
 
@@ -322,6 +334,40 @@ static int qsearch(Thread *t, SearchStack *ss, int alpha, int beta, int ply)
     return best;
 }
 
+/* ---- tablebases ------------------------------------------------------------ */
+
+/* Is this node one to probe the tables at: few enough pieces, just after
+ * a capture or pawn move (the WDL tables know nothing of the fifty-move
+ * count), no castling rights, and deep enough (or fewer pieces than the
+ * limit, where a probe is cheap)? */
+static bool tb_probe_wanted(const Thread *t, int depth)
+{
+    const SearchShared *s = t->shared;
+    const Board *b = &t->board;
+    int pieces = popcount(board_occupied(b));
+    return s->tb_probe_limit > 0 && pieces <= s->tb_probe_limit && board_state(b)->rule50 == 0
+        && (depth >= s->tb_probe_depth || pieces < s->tb_probe_limit) && syzygy_covers(b);
+}
+
+/* The tables' verdict as a score and bound: a win is at least a tablebase
+ * win (a mate may be better), a loss at most a tablebase loss; a win or
+ * loss the fifty-move rule spoils is a draw, nudged by one so that the
+ * search still prefers the better side of it. */
+static int tb_score(const Thread *t, Wdl wdl, int ply, int *bound)
+{
+    bool fifty = t->shared->tb_fifty_move_rule;
+    if (wdl == WDL_WIN || (!fifty && wdl == WDL_CURSED_WIN)) {
+        *bound = BOUND_LOWER;
+        return SCORE_TB_WIN - ply;
+    }
+    if (wdl == WDL_LOSS || (!fifty && wdl == WDL_BLESSED_LOSS)) {
+        *bound = BOUND_UPPER;
+        return -SCORE_TB_WIN + ply;
+    }
+    *bound = BOUND_EXACT;
+    return wdl == WDL_CURSED_WIN ? SCORE_DRAW + 1 : wdl == WDL_BLESSED_LOSS ? SCORE_DRAW - 1 : SCORE_DRAW;
+}
+
 /* ---- the main search ----------------------------------------------------- */
 
 static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, int ply, bool cut_node);
@@ -567,6 +613,25 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     if (!pv_node && !excluded && tt.hit && tt.depth >= depth && o->tt_values && bound_allows_cutoff(&tt, alpha, beta))
         return tt.score;
 
+    /* Step 3b: the tablebases. Their verdict settles the node when its bound
+     * meets the window; in a PV node a win raises the floor, a loss lowers
+     * the ceiling, and the search goes on to find the actual line. */
+    int tb_floor = -SCORE_INFINITE, tb_ceiling = SCORE_INFINITE;
+    Wdl wdl;
+    if (!root && !excluded && tb_probe_wanted(t, depth) && syzygy_probe_wdl(b, &wdl)) {
+        atomic_store_explicit(&t->tbhits, atomic_load_explicit(&t->tbhits, memory_order_relaxed) + 1, memory_order_relaxed);
+        int bound, score = tb_score(t, wdl, ply, &bound);
+        if (bound == BOUND_EXACT || (bound == BOUND_LOWER ? score >= beta : score <= alpha)) {
+            tt_store(board_key(b), ply, MOVE_NONE, score, SCORE_NONE, depth + TB_DEPTH_BONUS < MAX_PLY - 1 ? depth + TB_DEPTH_BONUS : MAX_PLY - 1, bound);
+            return score;
+        }
+        if (pv_node && bound == BOUND_LOWER) {
+            tb_floor = score;
+            alpha = alpha > score ? alpha : score;
+        } else if (pv_node && bound == BOUND_UPPER)
+            tb_ceiling = score;
+    }
+
     /* Step 4: the static evaluation (from the table if stored), sharpened
      * by a stored bound; none in check. */
     bool in_check = board_in_check(b);
@@ -712,7 +777,9 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     if (move_count == 0)
         return excluded ? alpha : in_check ? mated_in(ply) : SCORE_DRAW;
 
-    /* Step 15: learn from a cut-off, and store the result. */
+    /* Step 15: learn from a cut-off, and store the result (within what the
+     * tables allow). */
+    best = best < tb_floor ? tb_floor : best > tb_ceiling ? tb_ceiling : best;
     if (best >= beta)
         update_histories(t, ss, best_move, depth, quiets, quiet_count, captures, capture_count);
     if (!excluded) {
@@ -734,8 +801,12 @@ static void report_line(Thread *t, int index, int depth, int bound)
     SearchInfo info = {
         .depth = depth, .seldepth = line->seldepth, .multipv = index + 1, .score = line->score,
         .bound = bound, .nodes = search_total_nodes(s), .time_ms = time_now_ms() - s->budget.start,
-        .hashfull = tt_hashfull(), .pv_length = line->pv_length,
+        .hashfull = tt_hashfull(), .pv_length = line->pv_length, .tbhits = search_total_tbhits(s),
     };
+    /* At a root in the tables the score is the tables' verdict, unless the
+     * search has found the mate itself. */
+    if (s->tb_root_score != SCORE_NONE && !is_mate_score(line->score))
+        info.score = s->tb_root_score;
     memcpy(info.pv, line->pv, sizeof(Move) * (size_t)line->pv_length);
     s->report.on_info(&info, s->report.context);
 }

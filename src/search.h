@@ -51,6 +51,7 @@ typedef struct {
     uint64_t nodes;
     int64_t time_ms;
     int hashfull;
+    uint64_t tbhits;
     Move pv[MAX_PLY];
     int pv_length;
 } SearchInfo;
@@ -93,6 +94,7 @@ typedef struct Thread {
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_length[MAX_PLY + 1];
     _Atomic uint64_t nodes;
+    _Atomic uint64_t tbhits;     /* tablebase probes that answered */
     int seldepth, root_depth, completed_depth;
     Move best_move, ponder_move; /* of the first line */
     int best_score;
@@ -116,6 +118,12 @@ typedef struct SearchShared {
     Move root_moves[MAX_MOVES];
     int root_move_count;
     int multipv;           /* lines to search and show, at least 1 */
+    /* Tablebases: probes in the search from this many pieces down (0: none)
+     * and this depth up; wins the fifty-move rule spoils count as draws. */
+    int tb_probe_limit, tb_probe_depth;
+    bool tb_fifty_move_rule;
+    int tb_root_score;     /* the root's tablebase score, or SCORE_NONE */
+    uint64_t tb_root_hits; /* probes that ranked the root moves, counted in tbhits */
     Thread **threads;
     int thread_count;
 } SearchShared;
@@ -126,3 +134,4 @@ void search_clear_thread(Thread *t);
 /* Runs iterative deepening on thread t until a limit or `stop`. */
 void search_iterate(Thread *t);
 uint64_t search_total_nodes(const SearchShared *shared);
+uint64_t search_total_tbhits(const SearchShared *shared);

@@ -89,12 +89,12 @@ void tt_prefetch(Key key) { __builtin_prefetch(bucket_of(key)); }
 
 int score_to_tt(int score, int ply)
 {
-    return score >= MATE_IN_MAX ? score + ply : score <= -MATE_IN_MAX ? score - ply : score;
+    return score >= TB_WIN_IN_MAX ? score + ply : score <= -TB_WIN_IN_MAX ? score - ply : score;
 }
 
 int score_from_tt(int score, int ply)
 {
-    return score >= MATE_IN_MAX ? score - ply : score <= -MATE_IN_MAX ? score + ply : score;
+    return score >= TB_WIN_IN_MAX ? score - ply : score <= -TB_WIN_IN_MAX ? score + ply : score;
 }
 
 bool tt_probe(Key key, int ply, TTProbe *out)

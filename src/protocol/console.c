@@ -544,7 +544,7 @@ static void cmd_set(const char *text)
     trim(value);
     char error[256];
     if (option_set(name, value, error, sizeof error))
-        out_line("%s set to %s", name, value);
+        out_line("%s set to %s%s%s", name, value, *error ? ": " : "", error);
     else
         out_line("%s", error);
 }

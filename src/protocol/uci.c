@@ -92,10 +92,10 @@ static void on_info(const SearchInfo *info, void *context)
         used += (size_t)snprintf(pv + used, sizeof pv - used, " %s", move);
     }
     uint64_t nps = info->nodes * 1000 / (uint64_t)(info->time_ms > 0 ? info->time_ms : 1);
-    out_line("info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d time %lld%s%s",
+    out_line("info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d tbhits %llu time %lld%s%s",
              info->depth, info->seldepth, info->multipv, score,
              info->bound == BOUND_LOWER ? " lowerbound" : info->bound == BOUND_UPPER ? " upperbound" : "",
-             (unsigned long long)info->nodes, (unsigned long long)nps, info->hashfull,
+             (unsigned long long)info->nodes, (unsigned long long)nps, info->hashfull, (unsigned long long)info->tbhits,
              (long long)info->time_ms, *pv ? " pv" : "", pv);
 }
 
@@ -146,6 +146,8 @@ static void cmd_setoption(const Tokens *t)
     char error[256];
     if (!option_set(name, value, error, sizeof error))
         out_line("info string error: %s", error);
+    else if (*error)
+        out_line("info string %s", error);
 }
 
 /* position [startpos | fen <fields>] [moves <m1> …]

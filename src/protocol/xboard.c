@@ -129,8 +129,9 @@ static void on_info(const SearchInfo *info, void *context)
     int64_t cs = xboard_clock_shown_cs(nps_mode, info->nodes, info->time_ms);
     uint64_t nps = nps_mode > 0 ? (uint64_t)nps_mode : info->nodes * 1000 / (uint64_t)(info->time_ms > 0 ? info->time_ms : 1);
     /* Seldepth, nps and tbhits follow the nodes; a TAB must then precede the PV. */
-    out_line("%d %d %lld %llu %d %llu 0\t%s", info->depth, cecp_score(info->score), (long long)cs,
-             (unsigned long long)info->nodes, info->seldepth, (unsigned long long)nps, pv);
+    out_line("%d %d %lld %llu %d %llu %llu\t%s", info->depth, cecp_score(info->score), (long long)cs,
+             (unsigned long long)info->nodes, info->seldepth, (unsigned long long)nps,
+             (unsigned long long)info->tbhits, pv);
 }
 
 static void on_bestmove(Move best, Move ponder, void *context)
@@ -411,7 +412,7 @@ static void cmd_protover(const Tokens *t)
     out_line("feature done=0");
     out_line("feature myname=\"" ENGINE_NAME "\" ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1");
     out_line("feature sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 variants=\"normal\" name=1 ics=0");
-    out_line("feature nps=1 memory=1 smp=1 debug=1 exclude=0 pause=0");
+    out_line("feature nps=1 memory=1 smp=1 debug=1 exclude=0 pause=0 egt=\"syzygy\"");
     options_describe_xboard(say_line);
     out_line("feature done=1");
 }
@@ -659,6 +660,8 @@ static void set_option(const Tokens *t, const char *name, const char *value)
     char error[256];
     if (!option_set(name, value, error, sizeof error))
         reply_error(error, t);
+    else if (*error)
+        out_line("# %s", error);
 }
 
 /* memory N / cores N: a positive number, clamped to what the engine has. */
@@ -682,6 +685,20 @@ static void cmd_resource(const Tokens *t)
         start_analysis();
 }
 
+/* egtpath syzygy DIR[:DIR...]: the Syzygy tables (other kinds are not read). */
+static void cmd_egtpath(const Tokens *t)
+{
+    if (t->count < 3 || strcmp(t->words[1], "syzygy") != 0) {
+        reply_error(t->count < 3 ? "egtpath needs a kind and a path" : "only syzygy tablebases are supported", t);
+        return;
+    }
+    if (!settle_for_setting(t))
+        return;
+    char path[512];
+    tokens_join(t, 2, path, sizeof path);
+    set_option(t, "SyzygyPath", path);
+}
+
 static void cmd_option(const Tokens *t)
 {
     if (t->count < 2) {
@@ -695,6 +712,8 @@ static void cmd_option(const Tokens *t)
     char error[256];
     if (!option_set_xboard(assignment, error, sizeof error))
         reply_error(error, t);
+    else if (*error)
+        out_line("# %s", error);
     if (xb.analyzing && xb.activity == IDLE)
         start_analysis();
 }
@@ -747,7 +766,7 @@ static const Command COMMANDS[] = {
     /* Information only, or toggles with no meaning here. */
     { "xboard", cmd_ignore }, { "accepted", cmd_ignore }, { "rejected", cmd_ignore }, { "random", cmd_ignore },
     { "computer", cmd_ignore }, { "name", cmd_name }, { "rating", cmd_ignore }, { "ics", cmd_ignore },
-    { "egtpath", cmd_ignore },
+    { "egtpath", cmd_egtpath },
 };
 
 static void setup(void)

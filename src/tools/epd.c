@@ -110,11 +110,14 @@ static const char *const EPD_DEFAULTS[] = { "OwnBook=false", "Move Overhead=0" }
 /* "Name=Value" sets an engine option; a bare number is the thread count. */
 static bool apply_assignment(const char *arg)
 {
-    char error[128], name[64];
+    char error[512], name[64];
     const char *equals = strchr(arg, '=');
     snprintf(name, sizeof name, "%.*s", equals ? (int)(equals - arg) : 7, equals ? arg : "Threads");
-    if (option_set(name, equals ? equals + 1 : arg, error, sizeof error))
+    if (option_set(name, equals ? equals + 1 : arg, error, sizeof error)) {
+        if (*error)
+            fprintf(stderr, "note: %s\n", error); /* e.g. what SyzygyPath found */
         return true;
+    }
     fprintf(stderr, "error: %s\n", error);
     return false;
 }

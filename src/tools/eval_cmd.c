@@ -7,14 +7,33 @@
 #include "eval.h"
 #include "evaluator.h"
 #include "nnue/network.h"
+#include "syzygy/syzygy.h"
+#include "tools/tb_cmd.h"
+
+/* The tables' verdict next to the evaluations: what a search would use. */
+static bool print_tablebases(const char *path, const char *fen)
+{
+    char message[512];
+    if (syzygy_init(path, message, sizeof message) == 0) {
+        fprintf(stderr, "error: %s\n", message);
+        return false;
+    }
+    printf("Syzygy (%s):\n", path);
+    tb_describe_position(fen, true);
+    return true;
+}
 
 int eval_command(int argc, char **argv)
 {
-    const char *net_path = NULL;
+    const char *net_path = NULL, *tb_path = NULL;
     char fen[512] = "";
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--net") == 0 && i + 1 < argc) {
             net_path = argv[++i];
+            continue;
+        }
+        if (strcmp(argv[i], "--tb") == 0 && i + 1 < argc) {
+            tb_path = argv[++i];
             continue;
         }
         if (*fen)
@@ -29,6 +48,8 @@ int eval_command(int argc, char **argv)
     }
     evaluate_trace(&board, stdout);
     printf("Classical: %d cp (side to move)\n", evaluator_classical(&board));
+    if (tb_path && !print_tablebases(tb_path, *fen ? fen : START_FEN))
+        return 2;
     if (!net_path) {
         printf("NNUE: no network (bachess eval --net FILE [FEN])\n");
         return 0;

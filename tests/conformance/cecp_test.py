@@ -566,6 +566,29 @@ def s24_capabilities():
         check(not any(t.startswith("Error") for t in eng.lines_text()), "an error for a capability command")
 
 
+def s24b_syzygy():
+    tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "syzygy")
+    with cecp() as eng:
+        check('egt="syzygy"' in " ".join(eng.lines_text()), "no feature egt=\"syzygy\"")
+        eng.send("egtpath syzygy " + tables)
+        eng.send("ping 1")
+        eng.expect(r"^pong 1$", 3)
+        check(any(re.match(r"^# .*up to 4 pieces", t) for t in eng.lines_text()), "egtpath syzygy: no note of the tables")
+        for line in ("new", "force", "setboard 8/8/8/4k3/8/8/8/KR6 w - - 0 1", "post", "sd 8", "go"):
+            eng.send(line)
+        m = eng.expect(MOVE, 5)
+        legal(m.group(1), "8/8/8/4k3/8/8/8/KR6 w - - 0 1")
+        thinking = thinking_lines(eng.lines_text())
+        check(thinking and 20000 < int(thinking[-1].group(2)) < 100000,
+              f"KRvK score {thinking[-1].group(2) if thinking else None} is not a tablebase win")
+        mark = eng.mark()
+        eng.send("egtpath syzygy /nonexistent/tables")
+        eng.send("ping 2")
+        eng.expect(r"^pong 2$", 3)
+        check(any(t.startswith("#") and "/nonexistent/tables" in t for t in eng.since(mark)),
+              "no note for a missing egtpath")
+
+
 def s25_reuse():
     with cecp() as eng:
         # Game 1 repeats a position twice; game 2 goes through it once more.
@@ -663,6 +686,7 @@ SCENARIOS = [
     ("22 analyze mode", s22_analyze),
     ("23 hint and bk", s23_hint_bk),
     ("24 memory, cores, egtpath, option", s24_capabilities),
+    ("24b egtpath syzygy: tables loaded, a won root, a bad path", s24b_syzygy),
     ("25 two games in a row", s25_reuse),
     ("25b resign when hopeless (option ResignScore)", s25b_resign),
     ("25c the game in the PGN log (option PGNLog)", s25c_pgn_log),

@@ -1143,6 +1143,32 @@ def t_illegal_move():
     check_legal(s.best, ponder=s.ponder)
 
 
+@scenario("59 Syzygy: tables at the root and in search, tbhits, bad paths")
+def t_syzygy():
+    tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "syzygy")
+    e = start()
+    e.send("setoption name SyzygyPath value " + tables)
+    notes = e.sync()
+    check(any(re.match(r"^info string .*up to 4 pieces", l) for l in notes), "no note of the tables loaded: %r" % notes)
+    # KRvK: the root is ranked by DTZ, the score is the tables' win, not a mate.
+    e.send("position fen 8/8/8/4k3/8/8/8/KR6 w - - 0 1")
+    s = go(e, "go depth 8")
+    check(s.score()[0] == "cp" and s.score()[1] > 20000, "KRvK root score %r is not a tablebase win" % (s.score(),))
+    check(any(d.get("tbhits", 0) > 0 for d in s.infos), "no tbhits in a tablebase root")
+    # Five pieces with a capture into the tables: WDL probes in the search.
+    e.send("position fen 8/8/4k3/8/2r5/8/2R5/K2N4 w - - 0 1")
+    s = go(e, "go depth 10")
+    check(max(d.get("tbhits", 0) for d in s.infos) > 0, "no tbhits after captures into the tables")
+    for bad in ("/nonexistent/syzygy", "/etc"):
+        e.send("setoption name SyzygyPath value " + bad)
+        lines = e.sync()
+        check(any(l.startswith("info string") and bad in l for l in lines), "no info string for SyzygyPath %s: %r" % (bad, lines))
+    e.send("position fen 8/8/8/4k3/8/8/8/KR6 w - - 0 1")
+    s = go(e, "go depth 6")
+    check_legal(s.best, "8/8/8/4k3/8/8/8/KR6 w - - 0 1", ponder=s.ponder)
+    check(not any(d.get("tbhits", 0) for d in s.infos), "tbhits with the tables switched off")
+
+
 def main():
     global BINARY, RNG
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

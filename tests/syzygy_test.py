@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""syzygy_test.py — the Syzygy tablebases (data/syzygy, every 3- and
+4-piece table) as bachess reads them through Fathom:
+
+  1. WDL and DTZ from `bachess tb probe` equal Debian's `fathom` CLI (an
+     independent program on the same library) on 1,000+ random legal
+     positions with 3 and 4 pieces, both sides to move, with en-passant
+     positions and halfmove clocks that turn wins into cursed wins and
+     losses into blessed losses;
+  2. the options and commands in both protocols: tbhits in the search
+     output, a won root converted with the tables' score, a mate still found
+     as a mate, and bad paths (missing, not a table, truncated table,
+     unreadable directory) reported while the engine plays on.
+
+    python3 tests/syzygy_test.py ./bachess [POSITIONS]
+"""
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TABLES = os.path.join(HERE, "..", "data", "syzygy")
+FATHOM = "/usr/games/fathom"
+PIECES = "QRBNP"
+failures = []
+checks = [0]
+
+
+def check(ok, what):
+    checks[0] += 1
+    print(("ok    " if ok else "FAIL  ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def random_fen(rng):
+    """A random placement of two kings and 1-2 other pieces (not yet checked
+    for legality: bachess refuses what is illegal)."""
+    board = {}
+    squares = rng.sample(range(64), 4)
+    wk, bk = squares[0], squares[1]
+    if abs(wk % 8 - bk % 8) <= 1 and abs(wk // 8 - bk // 8) <= 1:
+        return None
+    board[wk], board[bk] = "K", "k"
+    for sq in squares[2:2 + rng.choice((1, 2))]:
+        p = rng.choice(PIECES)
+        if p == "P" and sq // 8 in (0, 7):
+            return None
+        board[sq] = p if rng.random() < 0.6 else p.lower()
+    return placement(board) + (" w" if rng.random() < 0.5 else " b") + " - - %d 60" % rng.choice((0, 0, 0, 30, 60, 85, 95))
+
+
+def en_passant_fen(rng):
+    """A pawn that has just moved two squares beside an enemy pawn."""
+    white_moved = rng.random() < 0.5
+    f = rng.randrange(8)
+    g = f + rng.choice((-1, 1))
+    if not 0 <= g < 8:
+        return None
+    rank = 3 if white_moved else 4          # where the moved pawn stands (0-based)
+    board = {rank * 8 + f: "P" if white_moved else "p", rank * 8 + g: "p" if white_moved else "P"}
+    free = [s for s in range(64) if s not in board and not (2 <= s // 8 <= 5 and abs(s % 8 - f) <= 0)]
+    wk, bk = rng.sample(free, 2)
+    if abs(wk % 8 - bk % 8) <= 1 and abs(wk // 8 - bk // 8) <= 1:
+        return None
+    board[wk], board[bk] = "K", "k"
+    ep = "abcdefgh"[f] + ("3" if white_moved else "6")
+    return placement(board) + (" b " if white_moved else " w ") + "- " + ep + " 0 40"
+
+
+def placement(board):
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for file in range(8):
+            p = board.get(rank * 8 + file)
+            if not p:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + p
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+def parse_probe(text):
+    """(wdl, |dtz|) from one answer of `bachess tb probe`, None for a refused FEN."""
+    if text.startswith("error:"):
+        return None  # an illegal position, refused
+    wdl = re.search(r"^WDL (.+)$", text, re.M)
+    dtz = re.search(r"^DTZ (-?\d+)$", text, re.M)
+    return (wdl.group(1), abs(int(dtz.group(1))) if dtz else None) if wdl else ("none", None)
+
+
+def bachess_probe_many(engine, fens):
+    """All FENs through one `bachess tb probe -`: one answer block each."""
+    r = subprocess.run([engine, "tb", "probe", "--path", TABLES, "-"], input="\n".join(fens) + "\n",
+                       capture_output=True, text=True, timeout=300)
+    blocks = r.stdout.split("\n\n")[:len(fens)]
+    check(r.returncode == 0 and len(blocks) == len(fens), f"tb probe - answers {len(blocks)} of {len(fens)} FENs")
+    return [parse_probe(b) for b in blocks]
+
+
+def fathom_probe(fen):
+    out = subprocess.run([FATHOM, "--path=" + TABLES, fen], capture_output=True, text=True).stdout
+    wdl = re.search(r'\[WDL "(\w+)"\]', out)
+    dtz = re.search(r'\[DTZ "(-?\d+)"\]', out)
+    names = {"Win": "win", "Loss": "loss", "Draw": "draw", "CursedWin": "cursed win", "BlessedLoss": "blessed loss"}
+    return (names.get(wdl.group(1), wdl.group(1)), abs(int(dtz.group(1))) if dtz else None) if wdl else ("none", None)
+
+
+def oracle(engine, wanted):
+    rng = random.Random(20261124)
+    candidates = []
+    while len(candidates) < 2 * wanted:
+        fen = en_passant_fen(rng) if len(candidates) % 10 == 0 else random_fen(rng)
+        if fen:
+            candidates.append(fen)
+    single = subprocess.run([engine, "tb", "probe", "--path", TABLES] + candidates[0].split(),
+                            capture_output=True, text=True)
+    answers = bachess_probe_many(engine, candidates)
+    check(parse_probe(single.stdout) == answers[0], "one FEN on the command line answers as in a stream")
+    compared, ep, mates, kinds, mismatches = 0, 0, 0, {}, []
+    for fen, ours in zip(candidates, answers):
+        if compared == wanted:
+            break
+        if ours is None or ours[0] == "none":
+            continue  # illegal
+        if ours == ("loss", 0):
+            mates += 1
+            continue  # checkmate: Debian's fathom CLI calls it "Win" for the mated side
+        theirs = fathom_probe(fen)
+        compared += 1
+        ep += fen.split()[3] != "-"
+        kinds[ours[0]] = kinds.get(ours[0], 0) + 1
+        if ours != theirs:
+            mismatches.append((fen, ours, theirs))
+    check(compared == wanted, f"{compared} of {wanted} positions compared ({mates} checkmates left out)")
+    mate = parse_probe(subprocess.run([engine, "tb", "probe", "--path", TABLES, "7k/6Q1/6K1/8/8/8/8/8", "b", "-", "-"],
+                                      capture_output=True, text=True).stdout)
+    check(mate == ("loss", 0), f"a checkmated side to move: {mate}")
+    check(not mismatches, f"WDL and DTZ equal fathom's on {compared} positions "
+          f"({', '.join(f'{v} {k}' for k, v in sorted(kinds.items()))}; {ep} with an e.p. square)"
+          + (f"; {len(mismatches)} differ, e.g. {mismatches[0]}" if mismatches else ""))
+    check(kinds.get("cursed win", 0) > 0 and kinds.get("blessed loss", 0) > 0, "cursed wins and blessed losses included")
+
+
+class Uci:
+    def __init__(self, engine):
+        self.p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  text=True, bufsize=1)
+        self.send("uci")
+        self.until("uciok")
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def until(self, pattern, timeout=20):
+        lines, end = [], time.time() + timeout
+        while time.time() < end:
+            line = self.p.stdout.readline()
+            if not line:
+                break
+            lines.append(line.strip())
+            if re.search(pattern, line):
+                return lines
+        raise AssertionError(f"no /{pattern}/ in {lines[-5:]}")
+
+    def quit(self):
+        self.send("quit")
+        self.p.wait(timeout=10)
+
+
+def protocols(engine):
+    work = tempfile.mkdtemp(prefix="bachess-tb-")
+    notatable = os.path.join(work, "fake")
+    os.makedirs(notatable)
+    with open(os.path.join(notatable, "KQvK.rtbw"), "wb") as f:
+        f.write(b"this is not a tablebase" * 10)
+    truncated = os.path.join(work, "truncated")
+    os.makedirs(truncated)
+    data = open(os.path.join(TABLES, "KPvK.rtbw"), "rb").read()
+    with open(os.path.join(truncated, "KPvK.rtbw"), "wb") as f:
+        f.write(data[: len(data) // 3])
+    unreadable = os.path.join(work, "locked")
+    shutil.copytree(TABLES, unreadable)
+    os.chmod(unreadable, 0)
+
+    e = Uci(engine)
+    # Root reads any directory: there the unreadable one is read, and must load.
+    locked_expect = "up to 4 pieces" if os.geteuid() == 0 else "Permission denied"
+    for path, expect in ((os.path.join(work, "missing"), "No such file"), (notatable, "not used: a damaged table"),
+                         (truncated, "not used: a damaged table"), (unreadable, locked_expect)):
+        e.send(f"setoption name SyzygyPath value {path}")
+        e.send("isready")
+        lines = e.until("readyok")
+        note = [l for l in lines if l.startswith("info string")]
+        check(note and re.search(expect, note[0]) is not None and "error" not in note[0],
+              f"SyzygyPath {os.path.basename(path)}: {note[0] if note else 'no info string'}")
+        e.send("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1")
+        e.send("go depth 6")
+        best = e.until("^bestmove")[-1]
+        check(re.match(r"bestmove [a-h][1-8]", best) is not None, f"... and plays on: {best}")
+    e.send(f"setoption name SyzygyPath value {TABLES}")
+    e.send("isready")
+    note = [l for l in e.until("readyok") if l.startswith("info string")]
+    check(note and "up to 4 pieces" in note[0], f"SyzygyPath data/syzygy: {note[0] if note else '-'}")
+
+    # A won root: only winning moves, the tables' score.
+    e.send("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1")
+    e.send("go depth 10")
+    lines = e.until("^bestmove")
+    info = [l for l in lines if " pv " in l][-1]
+    check(" score cp 31614" in info, f"KRvK root reports the tables' win: {info[:80]}")
+    # tbhits in the search: a position that reaches 4 pieces by a capture.
+    e.send("ucinewgame")
+    e.send("position fen 8/8/4k3/3r4/8/3R4/4K3/8 w - - 0 1")
+    e.send("go depth 10")
+    lines = e.until("^bestmove")
+    hits = max(int(m.group(1)) for l in lines for m in [re.search(r"tbhits (\d+)", l)] if m)
+    check(hits > 0, f"tbhits in info after captures into the tables: {hits}")
+    # A mate inside the tables is still reported as a mate.
+    e.send("ucinewgame")
+    e.send("position fen 6k1/8/5K2/8/8/8/8/7Q w - - 0 1")
+    e.send("go depth 12")
+    info = [l for l in e.until("^bestmove") if " pv " in l][-1]
+    check(" score mate " in info, f"a mate inside the tables: {info[:70]}")
+    # SyzygyPath during a search: applied after the search, answered.
+    e.send("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1")
+    e.send("go infinite")
+    time.sleep(0.2)
+    e.send(f"setoption name SyzygyPath value {TABLES}")
+    e.send("isready")
+    lines = e.until("readyok")
+    check(any(l.startswith("bestmove") for l in lines), "SyzygyPath during go infinite stops the search first")
+    e.quit()
+
+    # CECP: the feature and egtpath.
+    p = subprocess.run([engine], input=f"xboard\nprotover 2\negtpath syzygy {TABLES}\negtpath gaviota /x\nping 1\nquit\n",
+                       capture_output=True, text=True, timeout=20).stdout
+    check('egt="syzygy"' in p, "CECP announces feature egt=\"syzygy\"")
+    check("# tablebases: up to 4 pieces" in p, "egtpath syzygy DIR loads the tables")
+    check("Error (only syzygy tablebases are supported)" in p, "egtpath of another kind is refused")
+    # The eval and epd commands with tables.
+    p = subprocess.run([engine, "eval", "--tb", TABLES, "8/8/8/4k3/8/8/8/KR6", "w", "-", "-"],
+                       capture_output=True, text=True, timeout=20)
+    check(p.returncode == 0 and "WDL win" in p.stdout and "Classical:" in p.stdout, "eval --tb gives the tables' verdict")
+    epd = os.path.join(work, "krk.epd")
+    with open(epd, "w") as fh:
+        fh.write('8/8/8/8/8/2k5/8/KR6 w - - am Rb3+ Rb4; id "krk";\n')
+    p = subprocess.run([engine, "epd", epd, "200", "1", "SyzygyPath=" + TABLES], capture_output=True, text=True, timeout=30)
+    check("note: tablebases: up to 4 pieces" in p.stderr and "solved 1/1" in p.stdout,
+          f"epd with SyzygyPath=: {p.stderr.strip()[:80]} / {p.stdout.strip()[-20:]}")
+    os.chmod(unreadable, 0o755)
+    shutil.rmtree(work)
+
+
+def main(argv):
+    engine = argv[0] if argv else "./bachess"
+    wanted = int(argv[1]) if len(argv) > 1 else 1000
+    oracle(engine, wanted)
+    protocols(engine)
+    print(f"{checks[0] - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
