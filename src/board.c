@@ -13,22 +13,11 @@
 
 static const char PIECE_LETTERS[] = "PNBRQKpnbrqk";
 
-/* castling_keep[s]: the rights that survive a move from or to square s. */
-static uint8_t castling_keep[SQUARE_NB];
-
 void board_init(void)
 {
     bitboard_init();
     attacks_init();
     zobrist_init();
-    for (Square s = A1; s < SQUARE_NB; s++)
-        castling_keep[s] = ALL_CASTLING;
-    castling_keep[E1] &= ~(WHITE_OO | WHITE_OOO);
-    castling_keep[H1] &= ~WHITE_OO;
-    castling_keep[A1] &= ~WHITE_OOO;
-    castling_keep[E8] &= ~(BLACK_OO | BLACK_OOO);
-    castling_keep[H8] &= ~BLACK_OO;
-    castling_keep[A8] &= ~BLACK_OOO;
 }
 
 static void put_piece(Board *b, Piece p, Square s)
@@ -132,12 +121,14 @@ Key board_compute_pawn_key(const Board *b)
     return key;
 }
 
-static void castling_rook_squares(Square king_to, Square *rook_from, Square *rook_to)
+CastlingMove board_castling_move(const Board *b, Move m)
 {
+    Square king_to = move_to(m);
     bool kingside = square_file(king_to) == 6;
-    int rank = square_rank(king_to);
-    *rook_from = make_square(kingside ? 7 : 0, rank);
-    *rook_to = make_square(kingside ? 5 : 3, rank);
+    Color c = square_rank(king_to) == 0 ? WHITE : BLACK;
+    int right = castling_right_index(c, kingside);
+    return (CastlingMove){ .king_from = move_from(m), .king_to = king_to, .rook_from = b->castle.rook[right],
+                           .rook_to = make_square(kingside ? 5 : 3, square_rank(king_to)), .right = right };
 }
 
 int board_move_changes(const Board *b, Move m, PieceChange changes[MAX_PIECE_CHANGES])
@@ -147,13 +138,12 @@ int board_move_changes(const Board *b, Move m, PieceChange changes[MAX_PIECE_CHA
     Piece piece = board_piece_on(b, from);
     int n = 0;
     if (move_kind(m) == MOVE_CASTLING) {
-        Square rook_from, rook_to;
-        castling_rook_squares(to, &rook_from, &rook_to);
+        CastlingMove c = board_castling_move(b, m);
         Piece rook = make_piece(us, ROOK);
-        changes[n++] = (PieceChange){ piece, from, false };
-        changes[n++] = (PieceChange){ rook, rook_from, false };
-        changes[n++] = (PieceChange){ piece, to, true };
-        changes[n++] = (PieceChange){ rook, rook_to, true };
+        changes[n++] = (PieceChange){ piece, c.king_from, false };
+        changes[n++] = (PieceChange){ rook, c.rook_from, false };
+        changes[n++] = (PieceChange){ piece, c.king_to, true };
+        changes[n++] = (PieceChange){ rook, c.rook_to, true };
         return n;
     }
     Square captured_on = move_kind(m) == MOVE_EN_PASSANT ? (Square)(to - pawn_push(us)) : to;
@@ -179,6 +169,22 @@ Key board_key_after(const Board *b, Move m)
     return key;
 }
 
+/* Moves king and rook for castling (forward) or back. Both leave their
+ * squares before either lands: in Chess960 one may land where the other
+ * stood, or not move at all. Returns the change to the position key. */
+static Key castle(Board *b, CastlingMove c, bool forward)
+{
+    Square king_off = forward ? c.king_from : c.king_to, king_on = forward ? c.king_to : c.king_from;
+    Square rook_off = forward ? c.rook_from : c.rook_to, rook_on = forward ? c.rook_to : c.rook_from;
+    Piece king = board_piece_on(b, king_off), rook = board_piece_on(b, rook_off);
+    remove_piece(b, king_off);
+    remove_piece(b, rook_off);
+    put_piece(b, king, king_on);
+    put_piece(b, rook, rook_on);
+    return zobrist_piece[king][king_off] ^ zobrist_piece[king][king_on]
+         ^ zobrist_piece[rook][rook_off] ^ zobrist_piece[rook][rook_on];
+}
+
 void board_make_move(Board *b, Move m)
 {
     const BoardState *prev = board_state(b);
@@ -196,13 +202,6 @@ void board_make_move(Board *b, Move m)
     if (prev->ep_square != NO_SQUARE)
         key ^= zobrist_en_passant[square_file((Square)prev->ep_square)];
 
-    if (move_kind(m) == MOVE_CASTLING) {
-        Square rook_from, rook_to;
-        castling_rook_squares(to, &rook_from, &rook_to);
-        move_piece(b, rook_from, rook_to);
-        key ^= zobrist_piece[make_piece(us, ROOK)][rook_from] ^ zobrist_piece[make_piece(us, ROOK)][rook_to];
-    }
-
     Square captured_on = move_kind(m) == MOVE_EN_PASSANT ? (Square)(to - pawn_push(us)) : to;
     Piece captured = move_kind(m) == MOVE_CASTLING ? NO_PIECE : board_piece_on(b, captured_on);
     st->captured = (uint8_t)captured;
@@ -214,8 +213,12 @@ void board_make_move(Board *b, Move m)
         st->rule50 = 0;
     }
 
-    move_piece(b, from, to);
-    key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to];
+    if (move_kind(m) == MOVE_CASTLING)
+        key ^= castle(b, board_castling_move(b, m), true);
+    else {
+        move_piece(b, from, to);
+        key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to];
+    }
 
     if (piece_type(piece) == PAWN) {
         st->rule50 = 0;
@@ -229,7 +232,7 @@ void board_make_move(Board *b, Move m)
         }
     }
 
-    st->castling = prev->castling & castling_keep[from] & castling_keep[to];
+    st->castling = prev->castling & b->castle.keep[from] & b->castle.keep[to];
     key ^= zobrist_castling[prev->castling ^ st->castling];
 
     b->side = them;
@@ -256,12 +259,10 @@ void board_unmake_move(Board *b)
         remove_piece(b, to);
         put_piece(b, make_piece(us, PAWN), to);
     }
-    move_piece(b, to, from);
-    if (move_kind(m) == MOVE_CASTLING) {
-        Square rook_from, rook_to;
-        castling_rook_squares(to, &rook_from, &rook_to);
-        move_piece(b, rook_to, rook_from);
-    }
+    if (move_kind(m) == MOVE_CASTLING)
+        castle(b, board_castling_move(b, m), false);
+    else
+        move_piece(b, to, from);
     if (st->captured != NO_PIECE) {
         Square captured_on = move_kind(m) == MOVE_EN_PASSANT ? (Square)(to - pawn_push(us)) : to;
         put_piece(b, (Piece)st->captured, captured_on);
@@ -421,28 +422,70 @@ static bool check_material(const Board *b, char *error, size_t esize)
     return true;
 }
 
+/* Records one castling right: its rook and the squares it needs. */
+static void add_castling_right(Board *b, Color c, Square king, Square rook)
+{
+    bool kingside = square_file(rook) > square_file(king);
+    int right = castling_right_index(c, kingside);
+    Square king_to = square_relative(c, kingside ? G1 : C1), rook_to = square_relative(c, kingside ? F1 : D1);
+    CastlingLayout *l = &b->castle;
+    l->rook[right] = rook;
+    l->king_path[right] = between_bb[king][king_to] | square_bb(king_to);
+    l->must_be_empty[right] = (between_bb[king][king_to] | square_bb(king_to) | between_bb[rook][rook_to] | square_bb(rook_to))
+                            & ~(square_bb(king) | square_bb(rook));
+    l->keep[king] &= (uint8_t)~(3 << (2 * c));
+    l->keep[rook] &= (uint8_t)~(1 << right);
+    b->states[0].castling |= (uint8_t)(1 << right);
+}
+
+/* The rook a castling letter names: K/Q the outermost rook on that side of
+ * the king (X-FEN), A-H the rook on that file (Shredder-FEN); NO_SQUARE if
+ * there is none. */
+static Square castling_rook(const Board *b, Color c, Square king, char letter)
+{
+    Bitboard rooks = board_pieces(b, c, ROOK) & (c == WHITE ? RANK_1_BB : RANK_8_BB);
+    int king_file = square_file(king), rank = square_rank(king);
+    char upper = (char)toupper((unsigned char)letter);
+    if (upper == 'K' || upper == 'Q') {
+        int step = upper == 'K' ? -1 : 1;
+        for (int f = upper == 'K' ? 7 : 0; f != king_file; f += step)
+            if (rooks & square_bb(make_square(f, rank)))
+                return make_square(f, rank);
+        return NO_SQUARE;
+    }
+    Square s = make_square(upper - 'A', rank);
+    return (rooks & square_bb(s)) && upper - 'A' != king_file ? s : NO_SQUARE;
+}
+
 static bool parse_castling(Board *b, const char *text, char *error, size_t esize)
 {
-    BoardState *st = &b->states[0];
-    st->castling = 0;
+    CastlingLayout *l = &b->castle;
+    memset(l->keep, ALL_CASTLING, sizeof l->keep);
+    b->states[0].castling = 0;
     if (strcmp(text, "-") == 0)
         return true;
-    static const struct { char letter; int right; Piece king; Square king_sq; Piece rook; Square rook_sq; } RIGHTS[] = {
-        { 'K', WHITE_OO, W_KING, E1, W_ROOK, H1 }, { 'Q', WHITE_OOO, W_KING, E1, W_ROOK, A1 },
-        { 'k', BLACK_OO, B_KING, E8, B_ROOK, H8 }, { 'q', BLACK_OOO, B_KING, E8, B_ROOK, A8 },
-    };
     for (const char *c = text; *c; c++) {
-        int i = 0;
-        while (i < 4 && RIGHTS[i].letter != *c)
-            i++;
-        if (i == 4)
+        char upper = (char)toupper((unsigned char)*c);
+        if (!strchr("KQABCDEFGH", upper))
             return fen_error(error, esize, "bad castling letter '%c'", *c);
-        if (st->castling & RIGHTS[i].right)
-            return fen_error(error, esize, "castling right '%c' given twice", *c);
-        if (board_piece_on(b, RIGHTS[i].king_sq) != RIGHTS[i].king
-            || board_piece_on(b, RIGHTS[i].rook_sq) != RIGHTS[i].rook)
-            return fen_error(error, esize, "castling right '%c' without king and rook on their squares", *c);
-        st->castling |= (uint8_t)RIGHTS[i].right;
+        Color color = isupper((unsigned char)*c) ? WHITE : BLACK;
+        Square king = board_king(b, color);
+        if (square_rank(king) != rank_relative(color, 0))
+            return fen_error(error, esize, "castling right '%c' with the king off its first rank", *c);
+        Square rook = castling_rook(b, color, king, *c);
+        if (rook == NO_SQUARE)
+            return fen_error(error, esize, "castling right '%c' without a rook on %s", *c,
+                             upper == 'K' ? "the king's right" : upper == 'Q' ? "the king's left" : "that file");
+        bool kingside = square_file(rook) > square_file(king);
+        if ((upper == 'K' && !kingside) || (upper == 'Q' && kingside))
+            return fen_error(error, esize, "castling right '%c' with the rook on the other side of the king", *c);
+        int right = castling_right_index(color, kingside);
+        if (b->states[0].castling & (1 << right))
+            return fen_error(error, esize, "castling right '%c' given twice for one side", *c);
+        if (!l->chess960 && (square_file(king) != 4 || square_file(rook) != (kingside ? 7 : 0)))
+            return fen_error(error, esize, "castling right '%c' without king and rook on their squares"
+                             " (a Chess960 position needs UCI_Chess960 or variant fischerandom)", *c);
+        add_castling_right(b, color, king, rook);
     }
     return true;
 }
@@ -478,8 +521,9 @@ static bool parse_counter(const char *text, long min, long max, long *value)
 }
 
 /* Fills a cleared board from the split FEN fields, checking each. */
-static bool parse_fields(Board *b, char **fields, int count, char *error, size_t esize)
+static bool parse_fields(Board *b, char **fields, int count, bool chess960, char *error, size_t esize)
 {
+    b->castle.chess960 = chess960;
     if (!parse_placement(b, fields[0], error, esize) || !check_material(b, error, esize))
         return false;
 
@@ -511,6 +555,11 @@ static bool parse_fields(Board *b, char **fields, int count, char *error, size_t
 
 bool board_set_fen(Board *out, const char *fen, char *error, size_t esize)
 {
+    return board_set_fen_960(out, fen, false, error, esize);
+}
+
+bool board_set_fen_960(Board *out, const char *fen, bool chess960, char *error, size_t esize)
+{
     char copy[256];
     if (strlen(fen) >= sizeof copy)
         return fen_error(error, esize, "FEN too long");
@@ -531,11 +580,24 @@ bool board_set_fen(Board *out, const char *fen, char *error, size_t esize)
     if (!scratch)
         return fen_error(error, esize, "out of memory");
     memset(scratch->squares, NO_PIECE, sizeof scratch->squares);
-    bool ok = parse_fields(scratch, fields, count, error, esize);
+    bool ok = parse_fields(scratch, fields, count, chess960, error, esize);
     if (ok)
         memcpy(out, scratch, offsetof(Board, states) + sizeof(BoardState));
     free(scratch);
     return ok;
+}
+
+/* X-FEN: K/Q/k/q for the outermost rook on its side (always so in normal
+ * chess), the rook's file for an inner one (Chess960 only). */
+static char castling_letter(const Board *b, int right)
+{
+    Color c = right >= 2 ? BLACK : WHITE;
+    bool kingside = right % 2 == 0;
+    Square rook = b->castle.rook[right];
+    char letter = kingside ? 'K' : 'Q';
+    if (castling_rook(b, c, board_king(b, c), letter) != rook)
+        letter = (char)('A' + square_file(rook));
+    return c == WHITE ? letter : (char)tolower((unsigned char)letter);
 }
 
 void board_get_fen(const Board *b, char *out, size_t size)
@@ -568,7 +630,7 @@ void board_get_fen(const Board *b, char *out, size_t size)
         text[n++] = '-';
     for (int i = 0; i < 4; i++)
         if (st->castling & (1 << i))
-            text[n++] = "KQkq"[i];
+            text[n++] = castling_letter(b, i);
     text[n++] = ' ';
     if (st->ep_square == NO_SQUARE)
         text[n++] = '-';

@@ -35,11 +35,24 @@ typedef struct {
     uint16_t plies_from_null;
 } BoardState;
 
+/* Where castling takes king and rook. Chess960 starts the king and the rooks
+ * on other files, so the rook of each right, and the squares that castling
+ * needs, come from the FEN and stay with the game: no move changes them.
+ * Rights are indexed by bit number (castling_right_index). */
+typedef struct {
+    Square rook[4];             /* the rook's home square */
+    Bitboard must_be_empty[4];  /* squares king and rook cross or land on, bar their own */
+    Bitboard king_path[4];      /* squares the king crosses or lands on: never attacked */
+    uint8_t keep[SQUARE_NB];    /* the rights that survive a move from or to s */
+    bool chess960;              /* FEN and castling moves written the Chess960 way */
+} CastlingLayout;
+
 typedef struct {
     Bitboard by_type[PIECE_TYPE_NB];
     Bitboard by_color[COLOR_NB];
     uint8_t squares[SQUARE_NB]; /* Piece on each square, or NO_PIECE */
     Color side;
+    CastlingLayout castle;
     int game_ply;    /* plies since the start of the game (gives the move number) */
     int state_index; /* current record in states[] */
     BoardState states[MAX_HISTORY];
@@ -51,9 +64,25 @@ typedef struct {
 void board_init(void);
 
 /* Parses a FEN. On success the board is replaced and true returned; on any
- * error the board is left untouched and `error` says what is wrong. */
+ * error the board is left untouched and `error` says what is wrong.
+ * board_set_fen takes normal chess: castling rights need king and rook on
+ * their classical squares. board_set_fen_960 also takes Chess960 layouts,
+ * with the rights as KQkq (the outermost rook, X-FEN) or as rook files
+ * (Shredder-FEN `HAha`, X-FEN's letter for an inner rook), and marks the
+ * board for Chess960 text: X-FEN out, castling as king-takes-rook. */
 bool board_set_fen(Board *b, const char *fen, char *error, size_t error_size);
+bool board_set_fen_960(Board *b, const char *fen, bool chess960, char *error, size_t error_size);
 void board_get_fen(const Board *b, char *out, size_t out_size);
+
+/* The right (bit number) of castling for colour c on the king's (g-file)
+ * or the queen's (c-file) side. */
+static inline int castling_right_index(Color c, bool kingside) { return 2 * (int)c + !kingside; }
+
+/* Castling moves are written internally as the king's step to its
+ * destination (g or c file), kind MOVE_CASTLING; in Chess960 the king may
+ * not move at all (from == to). These are the four squares involved. */
+typedef struct { Square king_from, king_to, rook_from, rook_to; int right; } CastlingMove;
+CastlingMove board_castling_move(const Board *b, Move m);
 
 void board_make_move(Board *b, Move m);
 
@@ -102,5 +131,6 @@ static inline bool board_in_check(const Board *b) { return board_checkers(b) != 
 static inline int board_fullmove(const Board *b) { return b->game_ply / 2 + 1; }
 static inline bool board_is_capture(const Board *b, Move m)
 {
-    return board_piece_on(b, move_to(m)) != NO_PIECE || move_kind(m) == MOVE_EN_PASSANT;
+    /* A Chess960 king may castle onto its own rook's square. */
+    return (board_piece_on(b, move_to(m)) != NO_PIECE && move_kind(m) != MOVE_CASTLING) || move_kind(m) == MOVE_EN_PASSANT;
 }

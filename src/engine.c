@@ -111,7 +111,7 @@ bool engine_set_position(const char *fen, char *const *moves, int move_count, ch
         snprintf(error, error_size, "out of memory");
         return false;
     }
-    if (!board_set_fen(b, fen ? fen : START_FEN, error, error_size)) {
+    if (!board_set_fen_960(b, fen ? fen : START_FEN, engine_settings.chess960, error, error_size)) {
         free(b);
         return false;
     }
@@ -128,6 +128,13 @@ bool engine_set_position(const char *fen, char *const *moves, int move_count, ch
     free(engine.game);
     engine.game = b;
     return true;
+}
+
+void engine_set_chess960(bool on)
+{
+    engine_wait();
+    engine_settings.chess960 = on;
+    engine.game->castle.chess960 = on;
 }
 
 void engine_play_move(Move m)

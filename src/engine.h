@@ -30,6 +30,10 @@ void engine_play_move(Move m);
  * back (the start of the game, or history trimmed in a very long game). */
 bool engine_undo_move(void);
 const Board *engine_board(void);
+/* Chess960 mode: positions set afterwards may have any castling layout and
+ * write castling king-takes-rook; the current game is marked at once. The
+ * opening book is never used in a Chess960 game. */
+void engine_set_chess960(bool on);
 
 void engine_new_game(void);
 bool engine_set_threads(int count);

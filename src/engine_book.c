@@ -47,7 +47,7 @@ void engine_book_seed(uint64_t seed) { current.rng = seed ? seed : 1; }
 static bool book_may_answer(const Board *b, const SearchLimits *limits)
 {
     const EngineSettings *e = &engine_settings;
-    if (!e->own_book || e->analyse_mode || b->game_ply >= e->book_depth)
+    if (!e->own_book || e->analyse_mode || b->castle.chess960 || b->game_ply >= e->book_depth)
         return false;
     if (limits->infinite || limits->ponder || limits->mate || limits->search_move_count > 0)
         return false;

@@ -234,6 +234,13 @@ static void register_book_options(void)
                               .changed = option_store_bool, .target = &e->book_best_move });
 }
 
+static bool set_chess960(const Option *o, int64_t value, const char *text, char *error, size_t error_size)
+{
+    (void)o, (void)text, (void)error, (void)error_size;
+    engine_set_chess960(value != 0);
+    return true;
+}
+
 void engine_register_options(void)
 {
     static bool registered;
@@ -256,6 +263,8 @@ void engine_register_options(void)
                               .changed = option_store_int, .target = &e->elo });
     option_register((Option){ OPTION_CHECK_SPEC("UCI_AnalyseMode", 0, "the GUI is analysing (no effect on the search)"),
                               .offered = OFFER_UCI, .changed = option_store_bool, .target = &e->analyse_mode });
+    option_register((Option){ OPTION_CHECK_SPEC("UCI_Chess960", 0, "Chess960: any start position, castling written king-takes-rook (e1h1)"),
+                              .offered = OFFER_UCI, .changed = set_chess960 });
     option_register((Option){ OPTION_SPIN_SPEC("Move Overhead", 30, 0, 5000, "milliseconds kept in reserve per move for GUI and network lag"),
                               .changed = option_store_int, .target = &e->move_overhead_ms });
     register_search_switches();

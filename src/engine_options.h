@@ -12,6 +12,7 @@ typedef struct {
     bool limit_strength;    /* UCI_LimitStrength */
     int elo;                /* UCI_Elo */
     bool analyse_mode;      /* UCI_AnalyseMode: no book moves */
+    bool chess960;          /* UCI_Chess960 (XBoard: variant fischerandom) */
     int move_overhead_ms;   /* Move Overhead */
     bool own_book;          /* OwnBook */
     int book_depth;         /* BookDepth: plies of the game the book is used for */

@@ -141,25 +141,23 @@ static Move *generate_piece_moves(const Board *b, const GenContext *g, Move *out
     return out;
 }
 
-/* Castling: rights kept, squares between king and rook empty, and the king
- * neither in check nor crossing or landing on an attacked square. */
+/* Castling: the right kept, every square king and rook cross or land on
+ * empty (bar their own), and the king neither in check nor crossing or
+ * landing on an attacked square. Attacks are seen without king and rook:
+ * in Chess960 the castling rook may be what shields the king's new square. */
 static Move *generate_castling(const Board *b, const GenContext *g, Move *out)
 {
-    static const struct { int right; Square king, to, rook; } CASTLES[COLOR_NB][2] = {
-        { { WHITE_OO, E1, G1, H1 }, { WHITE_OOO, E1, C1, A1 } },
-        { { BLACK_OO, E8, G8, H8 }, { BLACK_OOO, E8, C8, A8 } },
-    };
     int rights = board_state(b)->castling;
-    for (int i = 0; i < 2; i++) {
-        const __typeof__(CASTLES[0][0]) *c = &CASTLES[g->us][i];
-        if (!(rights & c->right) || (between_bb[c->king][c->rook] & g->occupied))
+    for (int kingside = 1; kingside >= 0; kingside--) {
+        int right = castling_right_index(g->us, kingside);
+        if (!(rights & (1 << right)) || (b->castle.must_be_empty[right] & g->occupied))
             continue;
+        Bitboard occupied = g->occupied ^ square_bb(g->king) ^ square_bb(b->castle.rook[right]);
         bool safe = true;
-        for (Bitboard path = between_bb[c->king][c->to] | square_bb(c->to); path && safe;)
-            safe = !attacked_by(b, pop_lsb(&path), g->them, g->occupied);
-        if (!safe)
-            continue;
-        *out++ = make_special(c->king, c->to, MOVE_CASTLING, KNIGHT);
+        for (Bitboard path = b->castle.king_path[right]; path && safe;)
+            safe = !attacked_by(b, pop_lsb(&path), g->them, occupied);
+        if (safe)
+            *out++ = make_special(g->king, square_relative(g->us, kingside ? G1 : C1), MOVE_CASTLING, KNIGHT);
     }
     return out;
 }
@@ -296,13 +294,12 @@ bool move_gives_check(const Board *b, Move m)
     if (move_kind(m) == MOVE_EN_PASSANT)
         occupied ^= square_bb((Square)(to - pawn_push(us)));
     if (move_kind(m) == MOVE_CASTLING) {
-        bool kingside = square_file(to) == 6;
-        Square rook_from = make_square(kingside ? 7 : 0, square_rank(to));
-        Square rook_to = make_square(kingside ? 5 : 3, square_rank(to));
-        occupied = (occupied ^ square_bb(rook_from)) | square_bb(rook_to);
-        straight = (straight ^ square_bb(rook_from)) | square_bb(rook_to);
+        CastlingMove c = board_castling_move(b, m);
+        occupied = (board_occupied(b) & ~square_bb(c.king_from) & ~square_bb(c.rook_from))
+                 | square_bb(c.king_to) | square_bb(c.rook_to);
+        straight = (straight & ~square_bb(c.rook_from)) | square_bb(c.rook_to);
         type = ROOK;
-        attacker = rook_to;
+        attacker = c.rook_to;
     }
     Bitboard direct = type == PAWN ? pawn_attacks[us][attacker] : piece_attacks(type, attacker, occupied);
     if (type != KING && (direct & square_bb(king)))

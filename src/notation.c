@@ -30,6 +30,21 @@ void move_to_coordinate(Move m, char *out)
     }
 }
 
+void move_to_uci(const Board *b, Move m, char *out)
+{
+    move_to_coordinate(m, out);
+    if (b->castle.chess960 && move_kind(m) == MOVE_CASTLING)
+        square_to_text(board_castling_move(b, m).rook_from, out + 2);
+}
+
+/* The form of a castling move that the game does not write: the king's
+ * step in Chess960, king-takes-rook in normal chess. */
+static void other_castling_text(const Board *b, Move m, char *out)
+{
+    square_to_text(move_from(m), out);
+    square_to_text(b->castle.chess960 ? move_to(m) : board_castling_move(b, m).rook_from, out + 2);
+}
+
 Move move_from_coordinate(const Board *b, const char *text)
 {
     size_t len = strlen(text);
@@ -39,10 +54,18 @@ Move move_from_coordinate(const Board *b, const char *text)
     generate_legal(b, &list);
     for (int i = 0; i < list.count; i++) {
         char candidate[MOVE_TEXT_SIZE];
-        move_to_coordinate(list.moves[i], candidate);
+        move_to_uci(b, list.moves[i], candidate);
         /* Promotion letters are accepted in either case (e7e8Q). */
         if (strlen(candidate) == len && strncmp(candidate, text, 4) == 0
             && (len == 4 || tolower((unsigned char)text[4]) == candidate[4]))
+            return list.moves[i];
+    }
+    for (int i = 0; i < list.count && len == 4; i++) {
+        char candidate[MOVE_TEXT_SIZE];
+        if (move_kind(list.moves[i]) != MOVE_CASTLING)
+            continue;
+        other_castling_text(b, list.moves[i], candidate);
+        if (strcmp(candidate, text) == 0)
             return list.moves[i];
     }
     return MOVE_NONE;

@@ -50,7 +50,9 @@ int perft_command(int argc, char **argv, bool divide)
     char fen[512], error[128];
     join_args(argc, argv, 1, fen, sizeof fen);
     static Board board;
-    if (!board_set_fen(&board, argc > 1 ? fen : START_FEN, error, sizeof error)) {
+    /* A Chess960 FEN is read as one when normal chess refuses it. */
+    if (!board_set_fen(&board, argc > 1 ? fen : START_FEN, error, sizeof error)
+        && !board_set_fen_960(&board, fen, true, error, sizeof error)) {
         fprintf(stderr, "error: bad FEN: %s\n", error);
         return 2;
     }
@@ -62,7 +64,7 @@ int perft_command(int argc, char **argv, bool divide)
         generate_legal(&board, &list);
         for (int i = 0; i < list.count; i++) {
             char text[MOVE_TEXT_SIZE];
-            move_to_coordinate(list.moves[i], text);
+            move_to_uci(&board, list.moves[i], text);
             board_make_move(&board, list.moves[i]);
             uint64_t n = perft(&board, (int)depth - 1);
             board_unmake_move(&board);

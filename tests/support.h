@@ -20,6 +20,7 @@ typedef struct {
     int line;                          /* 1-based line number in the file */
     int max_depth;                     /* deepest depth listed */
     uint64_t nodes[EPD_MAX_DEPTH + 1]; /* nodes[d] for d = 1..max_depth */
+    char id[32];                       /* the `;id "..."` field, or "" */
 } EpdEntry;
 
 /* True when BACHESS_TEST_LIGHT is set (the sanitizer run): use smaller depths. */
@@ -35,6 +36,8 @@ Board *board_from_fen(const char *fen);
 
 /* Sets an existing board; fails the current test if the FEN is rejected. */
 void board_load(Board *b, const char *fen);
+/* The same in Chess960 mode (any castling layout, Chess960 move text). */
+void board_load_960(Board *b, const char *fen);
 
 /* Plays moves given in SAN or coordinate notation, separated by spaces;
  * fails the current test if one is not legal. */
@@ -45,6 +48,13 @@ void board_play(Board *b, const char *moves);
  * found it. Returns how many moves were visited. */
 typedef void (*SuiteMoveCheck)(Board *b, Move m, const char *fen, void *context);
 int for_each_suite_move(const char *file, SuiteMoveCheck check, void *context);
+
+/* Perft of lines chunk, chunk + chunks, chunk + 2 * chunks, ... of data file
+ * `file` at every depth up to min(depth_cap, deepest listed), read as
+ * Chess960 FENs if asked; interleaving spreads the deep and the cheap
+ * positions evenly over the chunks. A mismatch is logged with its line, FEN,
+ * depth and both counts (the first 25), then the test fails. */
+void perft_suite_chunk(const char *file, int depth_cap, int chunk, int chunks, bool chess960);
 
 /* splitmix64, for reproducible random playouts. */
 typedef struct { uint64_t state; } TestRng;

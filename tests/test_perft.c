@@ -34,53 +34,18 @@ TestSuite(movegen, .init = board_init);
 
 enum { PERFT_DEPTH = 5, PERFT_LIGHT_DEPTH = 4, MARCEL_DEPTH = 4, MARCEL_LIGHT_DEPTH = 3 };
 enum { PERFT_CHUNKS = 4, MARCEL_CHUNKS = 12 };
-enum { MAX_REPORTED = 25 }; /* mismatches listed per chunk; the rest are counted */
-
-/* Runs lines chunk, chunk + chunks, chunk + 2 * chunks, ... of `file` at every
- * depth up to min(depth_cap, deepest listed). Interleaving spreads the deep
- * and the cheap positions evenly over the chunks. */
-static void run_perft_chunk(const char *file, int depth_cap, int chunk, int chunks)
-{
-    int count;
-    EpdEntry *entries = epd_load(file, &count);
-    Board *b = calloc(1, sizeof *b);
-    cr_assert_not_null(b);
-    int failures = 0, checked = 0;
-    for (int i = chunk; i < count; i += chunks) {
-        const EpdEntry *e = &entries[i];
-        board_load(b, e->fen);
-        int top = e->max_depth < depth_cap ? e->max_depth : depth_cap;
-        for (int d = 1; d <= top; d++) {
-            uint64_t got = perft(b, d);
-            checked++;
-            if (got != e->nodes[d]) {
-                if (++failures <= MAX_REPORTED)
-                    cr_log_error("%s:%d: perft %d of \"%s\": expected %llu, got %llu", file, e->line, d, e->fen,
-                             (unsigned long long)e->nodes[d], (unsigned long long)got);
-                break; /* deeper counts of this position would be wrong too */
-            }
-        }
-        /* perft must leave the board as it found it */
-        cr_assert_eq(b->state_index, 0, "%s:%d: perft left state_index %d", file, e->line, b->state_index);
-    }
-    free(b);
-    free(entries);
-    cr_assert_gt(checked, 0, "chunk %d of %s checked nothing", chunk, file);
-    cr_assert_eq(failures, 0, "%d perft mismatches in chunk %d of %s (see the log above)", failures, chunk, file);
-}
-
 static int perft_depth(void) { return test_light() ? PERFT_LIGHT_DEPTH : PERFT_DEPTH; }
 static int marcel_depth(void) { return test_light() ? MARCEL_LIGHT_DEPTH : MARCEL_DEPTH; }
 
 #define PERFT_CHUNK(n) \
-    Test(perft, suite_chunk_##n) { run_perft_chunk("perft.epd", perft_depth(), n, PERFT_CHUNKS); }
+    Test(perft, suite_chunk_##n) { perft_suite_chunk("perft.epd", perft_depth(), n, PERFT_CHUNKS, false); }
 PERFT_CHUNK(0)
 PERFT_CHUNK(1)
 PERFT_CHUNK(2)
 PERFT_CHUNK(3)
 
 #define MARCEL_CHUNK(n) \
-    Test(perft, marcel_chunk_##n) { run_perft_chunk("perft_marcel.epd", marcel_depth(), n, MARCEL_CHUNKS); }
+    Test(perft, marcel_chunk_##n) { perft_suite_chunk("perft_marcel.epd", marcel_depth(), n, MARCEL_CHUNKS, false); }
 MARCEL_CHUNK(0)
 MARCEL_CHUNK(1)
 MARCEL_CHUNK(2)

@@ -8,6 +8,7 @@
 
 #include "movegen.h"
 #include "notation.h"
+#include "perft.h"
 
 bool test_light(void)
 {
@@ -15,7 +16,7 @@ bool test_light(void)
     return light && *light && strcmp(light, "0") != 0;
 }
 
-/* Parses one `FEN ;D1 n ;D2 n ...` line; false if it is malformed. */
+/* Parses one `FEN ;D1 n ;D2 n ... [;id "NAME"]` line; false if it is malformed. */
 static bool parse_epd_line(char *line, EpdEntry *e)
 {
     char *semi = strchr(line, ';');
@@ -31,9 +32,12 @@ static bool parse_epd_line(char *line, EpdEntry *e)
     e->max_depth = 0;
     memset(e->nodes, 0, sizeof e->nodes);
     unsigned listed = 0;
+    e->id[0] = '\0';
     for (char *field = semi; field; field = strchr(field + 1, ';')) {
         int depth;
         unsigned long long nodes;
+        if (sscanf(field, ";id \"%31[^\"]\"", e->id) == 1)
+            continue;
         if (sscanf(field, ";D%d %llu", &depth, &nodes) != 2 || depth < 1 || depth > EPD_MAX_DEPTH)
             return false;
         e->nodes[depth] = nodes;
@@ -82,6 +86,12 @@ void board_load(Board *b, const char *fen)
 {
     char error[256] = "";
     cr_assert(board_set_fen(b, fen, error, sizeof error), "FEN rejected: %s (%s)", fen, error);
+}
+
+void board_load_960(Board *b, const char *fen)
+{
+    char error[256] = "";
+    cr_assert(board_set_fen_960(b, fen, true, error, sizeof error), "Chess960 FEN rejected: %s (%s)", fen, error);
 }
 
 Board *board_from_fen(const char *fen)
@@ -146,3 +156,38 @@ int for_each_suite_move(const char *file, SuiteMoveCheck check, void *context)
     free(suite);
     return visited;
 }
+enum { MAX_REPORTED = 25 }; /* mismatches listed per chunk; the rest are counted */
+
+void perft_suite_chunk(const char *file, int depth_cap, int chunk, int chunks, bool chess960)
+{
+    int count;
+    EpdEntry *entries = epd_load(file, &count);
+    Board *b = calloc(1, sizeof *b);
+    cr_assert_not_null(b);
+    int failures = 0, checked = 0;
+    for (int i = chunk; i < count; i += chunks) {
+        const EpdEntry *e = &entries[i];
+        if (chess960)
+            board_load_960(b, e->fen);
+        else
+            board_load(b, e->fen);
+        int top = e->max_depth < depth_cap ? e->max_depth : depth_cap;
+        for (int d = 1; d <= top; d++) {
+            uint64_t got = perft(b, d);
+            checked++;
+            if (got != e->nodes[d]) {
+                if (++failures <= MAX_REPORTED)
+                    cr_log_error("%s:%d: perft %d of \"%s\": expected %llu, got %llu", file, e->line, d, e->fen,
+                             (unsigned long long)e->nodes[d], (unsigned long long)got);
+                break; /* deeper counts of this position would be wrong too */
+            }
+        }
+        /* perft must leave the board as it found it */
+        cr_assert_eq(b->state_index, 0, "%s:%d: perft left state_index %d", file, e->line, b->state_index);
+    }
+    free(b);
+    free(entries);
+    cr_assert_gt(checked, 0, "chunk %d of %s checked nothing", chunk, file);
+    cr_assert_eq(failures, 0, "%d perft mismatches in chunk %d of %s (see the log above)", failures, chunk, file);
+}
+

@@ -17,7 +17,7 @@
 static bool is_derived_tag(const char *name)
 {
     return strcmp(name, "Result") == 0 || strcmp(name, "SetUp") == 0 || strcmp(name, "FEN") == 0
-        || strcmp(name, "PlyCount") == 0;
+        || strcmp(name, "PlyCount") == 0 || strcmp(name, "Variant") == 0;
 }
 
 /* A PGN symbol: a letter or digit, then letters, digits and _+#=:- . */
@@ -62,7 +62,7 @@ static void reset_tags(GameLog *g)
 static bool replay(GameLog *g, int count)
 {
     char error[128];
-    if (!board_set_fen(g->board, g->start_fen, error, sizeof error))
+    if (!board_set_fen_960(g->board, g->start_fen, g->chess960, error, sizeof error))
         return false;
     for (int i = 0; i < count; i++) {
         board_make_move(g->board, g->moves[i].move);
@@ -73,18 +73,24 @@ static bool replay(GameLog *g, int count)
 
 bool gamelog_start(GameLog *g, const char *fen, char *error, size_t error_size)
 {
+    return gamelog_start_960(g, fen, false, error, error_size);
+}
+
+bool gamelog_start_960(GameLog *g, const char *fen, bool chess960, char *error, size_t error_size)
+{
     Board *b = g->board ? g->board : malloc(sizeof *b);
     if (!b) {
         snprintf(error, error_size, "out of memory");
         return false;
     }
     /* board_set_fen leaves the board as it was when the FEN is bad. */
-    if (!board_set_fen(b, fen ? fen : START_FEN, error, error_size)) {
+    if (!board_set_fen_960(b, fen ? fen : START_FEN, chess960, error, error_size)) {
         if (!g->board)
             free(b);
         return false;
     }
     g->board = b;
+    g->chess960 = chess960;
     board_get_fen(b, g->start_fen, sizeof g->start_fen);
     g->start_ply = b->game_ply;
     g->count = 0;
@@ -260,15 +266,17 @@ static void write_tags(const GameLog *g, FILE *out)
     for (int i = 0; i < PGN_ROSTER_SIZE; i++)
         pgn_write_tag(out, PGN_ROSTER[i], i == PGN_ROSTER_RESULT ? gamelog_result_text(g->result) : g->tags[i].value);
     /* The others in ASCII order, the derived ones among them. */
-    GameTag others[GAMELOG_MAX_TAGS + 4];
+    GameTag others[GAMELOG_MAX_TAGS + 5]; /* + the derived SetUp, FEN, Variant, PlyCount, Termination */
     int n = 0;
     for (int i = PGN_ROSTER_SIZE; i < g->tag_count; i++)
         if (strcmp(g->tags[i].name, "Termination") != 0)
             others[n++] = g->tags[i];
-    if (!from_start_position(g)) {
+    if (!from_start_position(g) || g->chess960) {
         put_tag(&others[n++], "SetUp", "1");
         put_tag(&others[n++], "FEN", g->start_fen);
     }
+    if (g->chess960)
+        put_tag(&others[n++], "Variant", "chess960");
     char plies[16];
     snprintf(plies, sizeof plies, "%d", g->count);
     put_tag(&others[n++], "PlyCount", plies);

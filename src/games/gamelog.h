@@ -64,6 +64,7 @@ typedef struct {
     int tag_count;
     GameResult result;
     char reason[GAMELOG_REASON];
+    bool chess960;           /* a Chess960 game: Variant tag, FEN always */
 } GameLog;
 
 /* Begins a new game from `fen` (NULL: the start position), forgetting any
@@ -71,6 +72,9 @@ typedef struct {
  * today's Date, Round "-", White "?", Black "?", Result "*". On a bad FEN
  * (or no memory) the log is left as it was and `error` says why. */
 bool gamelog_start(GameLog *g, const char *fen, char *error, size_t error_size);
+/* The same for a Chess960 game when `chess960`: any castling layout, and
+ * the PGN carries [Variant "chess960"] with SetUp and FEN. */
+bool gamelog_start_960(GameLog *g, const char *fen, bool chess960, char *error, size_t error_size);
 void gamelog_free(GameLog *g);
 
 /* Sets a tag (a roster tag or any other); a NULL or empty value removes a

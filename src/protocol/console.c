@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chess960.h"
 #include "engine.h"
 #include "games/gamelog.h"
 #include "movegen.h"
@@ -15,6 +16,7 @@
 #include "options.h"
 #include "protocol/output.h"
 #include "score.h"
+#include "timer.h"
 #include "tokens.h"
 #include "tt.h"
 
@@ -293,7 +295,7 @@ static void sync_engine(void)
     char error[256];
     if (text && moves) {
         for (int i = 0; i < n; i++) {
-            move_to_coordinate(con.log.moves[i].move, text[i]);
+            move_to_uci(con.log.board, con.log.moves[i].move, text[i]);
             moves[i] = text[i];
         }
         if (!engine_set_position(con.log.start_fen, moves, n, error, sizeof error))
@@ -366,7 +368,8 @@ static bool game_over_says_so(void)
 
 /* ---- commands ------------------------------------------------------------------ */
 
-static void new_game(const char *fen)
+/* A new game from `fen` (NULL: the start position), Chess960 or not. */
+static void new_game(const char *fen, bool chess960)
 {
     char error[256];
     Board *probe = malloc(sizeof *probe);
@@ -374,17 +377,18 @@ static void new_game(const char *fen)
         out_line("Out of memory");
         return;
     }
-    bool ok = board_set_fen(probe, fen ? fen : START_FEN, error, sizeof error);
+    bool ok = board_set_fen_960(probe, fen ? fen : START_FEN, chess960, error, sizeof error);
     free(probe);
     if (!ok) {
         out_line("Bad FEN: %s", error);
         return;
     }
     save_game();
-    if (!gamelog_start(&con.log, fen, error, sizeof error)) {
+    if (!gamelog_start_960(&con.log, fen, chess960, error, sizeof error)) {
         out_line("Cannot start the game: %s", error);
         return;
     }
+    engine_set_chess960(chess960);
     engine_new_game();
     sync_engine();
     con.saved = false;
@@ -586,6 +590,37 @@ static void cmd_resign(void)
     announce_end();
 }
 
+/* `new960 [N]`: Chess960 start position N (Scharnagl, 0..959; 518 is the
+ * classical one), or a random one. */
+static void cmd_new960(const Tokens *t)
+{
+    char *end = NULL;
+    long number = t->count > 1 ? strtol(t->words[1], &end, 10) : (long)(time_now_ms() % CHESS960_POSITIONS);
+    char fen[128];
+    if ((end && *end) || !chess960_start_fen((int)number, fen, sizeof fen)) {
+        out_line("new960 takes a start position number from 0 to %d", CHESS960_POSITIONS - 1);
+        return;
+    }
+    out_line("Chess960 start position %ld", number);
+    new_game(fen, true);
+}
+
+/* `fen FEN`: a normal position, or a Chess960 one when only Chess960's
+ * castling rules can read it. */
+static void cmd_fen(const char *fen)
+{
+    char error[256];
+    Board *probe = malloc(sizeof *probe);
+    if (!probe) {
+        out_line("Out of memory");
+        return;
+    }
+    bool normal = board_set_fen(probe, fen, error, sizeof error);
+    bool chess960 = !normal && board_set_fen_960(probe, fen, true, error, sizeof error);
+    free(probe);
+    new_game(fen, chess960);
+}
+
 static void help(void)
 {
     out_line("Type moves in SAN (e4, Nf3, O-O, exd5, e8=Q) or coordinates (e2e4, e7e8q).");
@@ -598,7 +633,8 @@ static void help(void)
     out_line("  hint             the engine suggests a move");
     out_line("  level S, time S  seconds per engine move (now %.2f)", con.move_ms / 1000.0);
     out_line("  depth N          plies per engine move, 0 for no limit (now %d)", con.depth);
-    out_line("  fen FEN          set up a position (also: setboard FEN)");
+    out_line("  new960 [N]       a Chess960 game from start position N (0-959), or a random one");
+    out_line("  fen FEN          set up a position, normal or Chess960 (also: setboard FEN)");
     out_line("  flip             turn the board round");
     out_line("  board, moves     show the board, list the legal moves");
     out_line("  post, nopost     show or hide the engine's thinking");
@@ -649,9 +685,11 @@ static void console_command(const char *line)
     else if (strcmp(cmd, "help") == 0 || strcmp(cmd, "?") == 0)
         help();
     else if (strcmp(cmd, "new") == 0)
-        new_game(NULL);
+        new_game(NULL, false);
+    else if (strcmp(cmd, "new960") == 0)
+        cmd_new960(&t);
     else if (strcmp(cmd, "fen") == 0 || strcmp(cmd, "setboard") == 0)
-        new_game(rest);
+        cmd_fen(rest);
     else if (strcmp(cmd, "undo") == 0 || strcmp(cmd, "takeback") == 0)
         cmd_undo();
     else if (strcmp(cmd, "flip") == 0) {

@@ -12,6 +12,7 @@
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
+#include "perft.h"
 #include "protocol/frontend_options.h"
 #include "protocol/output.h"
 #include "score.h"
@@ -88,7 +89,7 @@ static void on_info(const SearchInfo *info, void *context)
     size_t used = 0;
     for (int i = 0; i < info->pv_length && used + 7 < sizeof pv; i++) {
         char move[MOVE_TEXT_SIZE];
-        move_to_coordinate(info->pv[i], move);
+        move_to_uci(engine_board(), info->pv[i], move);
         used += (size_t)snprintf(pv + used, sizeof pv - used, " %s", move);
     }
     uint64_t nps = info->nodes * 1000 / (uint64_t)(info->time_ms > 0 ? info->time_ms : 1);
@@ -110,10 +111,10 @@ static void on_bestmove(Move best, Move ponder, void *context)
     last_bestmove = best;
     (void)context;
     char b[MOVE_TEXT_SIZE], p[MOVE_TEXT_SIZE];
-    move_to_coordinate(best, b);
+    move_to_uci(engine_board(), best, b);
     atomic_store(&bestmove_sent, true);
     if (ponder != MOVE_NONE) {
-        move_to_coordinate(ponder, p);
+        move_to_uci(engine_board(), ponder, p);
         out_line("bestmove %s ponder %s", b, p);
     } else
         out_line("bestmove %s", b);
@@ -191,7 +192,7 @@ static bool pgn_log_continues(const char *fen, char *const *moves, int count)
         return false;
     for (int i = 0; i < pgn_log.count; i++) {
         char text[MOVE_TEXT_SIZE];
-        move_to_coordinate(pgn_log.moves[i].move, text);
+        move_to_uci(engine_board(), pgn_log.moves[i].move, text);
         if (strcmp(text, moves[i]) != 0)
             return false;
     }
@@ -205,7 +206,7 @@ static void pgn_log_position(const char *fen, char *const *moves, int count)
     if (!pgn_log_continues(fen, moves, count)) {
         pgn_log_flush();
         char error[256];
-        if (!gamelog_start(&pgn_log, fen, error, sizeof error))
+        if (!gamelog_start_960(&pgn_log, fen, engine_board()->castle.chess960, error, sizeof error))
             return;
         gamelog_set_tag(&pgn_log, "Event", "bachess UCI game");
         pgn_logging = true;
@@ -254,9 +255,43 @@ static void cmd_position(const Tokens *t)
     uci_error("position: %s; the moves before it were played", error);
 }
 
+/* `go perft N`, as Stockfish has it: each root move's count, then the total. */
+static void go_perft(const Tokens *t)
+{
+    int64_t depth;
+    if (t->count < 3 || !parse_int64(t->words[2], &depth) || depth < 1 || depth > 10) {
+        uci_error("go perft: %s", "the depth must be a number from 1 to 10");
+        return;
+    }
+    Board *b = malloc(sizeof *b);
+    if (!b) {
+        uci_error("go perft: %s", "out of memory");
+        return;
+    }
+    memcpy(b, engine_board(), sizeof *b);
+    MoveList list;
+    generate_legal(b, &list);
+    uint64_t total = 0;
+    for (int i = 0; i < list.count; i++) {
+        char text[MOVE_TEXT_SIZE];
+        move_to_uci(b, list.moves[i], text);
+        board_make_move(b, list.moves[i]);
+        uint64_t n = perft(b, (int)depth - 1);
+        board_unmake_move(b);
+        out_line("%s: %llu", text, (unsigned long long)n);
+        total += n;
+    }
+    out_line("\nNodes searched: %llu", (unsigned long long)total);
+    free(b);
+}
+
 static void cmd_go(const Tokens *t)
 {
     finish_search("go");
+    if (t->count >= 2 && strcmp(t->words[1], "perft") == 0) {
+        go_perft(t);
+        return;
+    }
     SearchLimits limits;
     timeman_init_limits(&limits);
     const Board *b = engine_board();

@@ -97,6 +97,16 @@ static int cecp_score(int score)
     return score;
 }
 
+/* A move as XBoard wants it: coordinates, and O-O / O-O-O for castling in
+ * Chess960, where the king's step alone can be ambiguous. */
+static void move_text(Move m, char *out)
+{
+    if (move_kind(m) == MOVE_CASTLING && engine_board()->castle.chess960)
+        strcpy(out, square_file(move_to(m)) == 6 ? "O-O" : "O-O-O");
+    else
+        move_to_coordinate(m, out);
+}
+
 static void on_info(const SearchInfo *info, void *context)
 {
     if ((unsigned)(uintptr_t)context != atomic_load(&generation) || info->pv_length == 0)
@@ -115,7 +125,7 @@ static void on_info(const SearchInfo *info, void *context)
     size_t used = 0;
     for (int i = 0; i < info->pv_length && used + 8 < sizeof pv; i++) {
         char move[MOVE_TEXT_SIZE];
-        move_to_coordinate(info->pv[i], move);
+        move_text(info->pv[i], move);
         used += (size_t)snprintf(pv + used, sizeof pv - used, "%s%s", i ? " " : "", move);
     }
     /* A PV ending in '?' failed low, in '!' failed high. */
@@ -273,7 +283,7 @@ static void finish_own_move(Move best, Move ponder)
         return;
     }
     char text[MOVE_TEXT_SIZE];
-    move_to_coordinate(best, text);
+    move_text(best, text);
     engine_play_move(best);
     xboard_pgn_move(best, true);
     const char *claim = claim_game_end(engine_board());
@@ -357,7 +367,7 @@ static const char *illegal_reason(const Board *b, const char *text)
 static bool is_predicted(const char *text)
 {
     char expected[MOVE_TEXT_SIZE];
-    move_to_coordinate(xb.predicted, expected);
+    move_text(xb.predicted, expected);
     return strlen(text) == strlen(expected) && strncasecmp(text, expected, strlen(expected)) == 0;
 }
 
@@ -411,7 +421,7 @@ static void cmd_protover(const Tokens *t)
     (void)t;
     out_line("feature done=0");
     out_line("feature myname=\"" ENGINE_NAME "\" ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1");
-    out_line("feature sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 variants=\"normal\" name=1 ics=0");
+    out_line("feature sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 variants=\"normal,fischerandom\" name=1 ics=0");
     out_line("feature nps=1 memory=1 smp=1 debug=1 exclude=0 pause=0 egt=\"syzygy\"");
     options_describe_xboard(say_line);
     out_line("feature done=1");
@@ -430,6 +440,7 @@ static void cmd_new(const Tokens *t)
     (void)t;
     cancel_search();
     char error[128];
+    engine_set_chess960(false);
     engine_set_position(NULL, NULL, 0, error, sizeof error);
     engine_new_game();
     xboard_pgn_finish(NULL, NULL, xb.engine_color); /* a game left without a result */
@@ -442,10 +453,20 @@ static void cmd_new(const Tokens *t)
         start_analysis();
 }
 
+/* `variant fischerandom` follows `new` (which means normal chess) and comes
+ * before the position (setboard) and the first move. */
 static void cmd_variant(const Tokens *t)
 {
-    if (t->count < 2 || strcmp(t->words[1], "normal") != 0)
+    bool normal = t->count >= 2 && strcmp(t->words[1], "normal") == 0;
+    bool chess960 = t->count >= 2 && strcmp(t->words[1], "fischerandom") == 0;
+    if (!normal && !chess960) {
         out_line("Error (unsupported variant): %.*s", ECHO_LIMIT, t->count > 1 ? t->words[1] : "");
+        return;
+    }
+    cancel_search();
+    engine_set_chess960(chess960);
+    xboard_pgn_finish(NULL, NULL, xb.engine_color);
+    xboard_pgn_start(NULL);
 }
 
 static void cmd_force(const Tokens *t)
@@ -631,7 +652,7 @@ static void cmd_hint(const Tokens *t)
     }
     if (m != MOVE_NONE) {
         char text[MOVE_TEXT_SIZE];
-        move_to_coordinate(m, text);
+        move_text(m, text);
         out_line("Hint: %s", text);
     }
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine.h"
 #include "games/gamelog.h"
 #include "protocol/frontend_options.h"
 #include "protocol/output.h"
@@ -18,7 +19,7 @@ static struct {
 void xboard_pgn_start(const char *fen)
 {
     char error[128];
-    pgn.active = gamelog_start(&pgn.log, fen, error, sizeof error);
+    pgn.active = gamelog_start_960(&pgn.log, fen, engine_board()->castle.chess960, error, sizeof error);
     pgn.engine_moved = false;
 }
 

@@ -307,7 +307,11 @@ bool syzygy_rank_root(const Board *b, bool fifty_move_rule, SyzygyRoot *out)
     FathomPosition p = fathom_position(b);
     unsigned rule50 = board_state(b)->rule50;
     pthread_mutex_lock(&root_lock);
-    bool repeated = board_repetitions(b) > 0;
+    /* Fathom ranks all safe wins alike unless told the position has
+     * repeated; then it ranks them by DTZ. Always so: left free among safe
+     * wins, the search shuffled KBNvK into threefold repetitions against
+     * Stockfish. DTZ-optimal moves convert every win. */
+    bool repeated = true;
     int ok = tb_probe_root_dtz(p.white, p.black, p.kings, p.queens, p.rooks, p.bishops, p.knights, p.pawns, rule50, 0,
                                p.ep, p.white_to_move, repeated, fifty_move_rule, &ranked);
     if (!ok)
