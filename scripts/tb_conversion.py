@@ -118,6 +118,7 @@ def main():
     ap.add_argument("--out", default=tempfile.gettempdir())
     ap.add_argument("--sets", default=",".join(WON_SETS + ["draw:" + s for s in DRAWN_SETS]))
     ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--tables-only", action="store_true", help="skip the games without tables")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     print(f"engine {args.engine}; opponent Stockfish 15.1 without tables; {args.tc} a move; "
@@ -126,7 +127,7 @@ def main():
         drawn = item.startswith("draw:")
         material = item[5:] if drawn else item
         fens = draw_positions(args.engine, material, "draw" if drawn else "win", args.positions, rng)
-        for tables in (True, False):
+        for tables in (True,) if args.tables_only else (True, False):
             tag = f"{'drawn' if drawn else 'won'}-{material}-{'tb' if tables else 'notb'}"
             pgn = os.path.join(args.out, f"tbconv-{tag}.pgn")
             w, l, d, reasons = play(args.runner, args.engine, fens, not drawn, tables, args.tc, pgn)

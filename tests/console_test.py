@@ -347,8 +347,25 @@ def t_protocol_first_line_still_uci(exe, work):
           "the trace lacks a direction:\n%s" % text)
 
 
+def t_chess960(exe, work):
+    """new960 N, castling by SAN, the PGN's Variant tag; a bad number."""
+    script = ("new960 518\nboard\nnew960 0\nfen bbqnn1kr/pppppppp/8/8/8/8/PPPPPPPP/BBQNN1KR w Hh - 0 1\n"
+              "human\nO-O\nmoves\nnew960 960\nnew960 x\nfen 4k3/8/8/8/8/8/8/4K2R w Q - 0 1\nsave c960.pgn\n")
+    run = subprocess.run([exe], input=script.encode(), cwd=work, capture_output=True, timeout=60)
+    out = run.stdout.decode("utf-8", "replace")
+    check(run.returncode == 0, "exit code %d" % run.returncode)
+    check("Chess960 start position 518" in out and "Chess960 start position 0" in out, out[:400])
+    check("1. O-O" in out, "O-O was not played:\n%s" % out[-1500:])
+    check(re.search(r"B B Q N N R K \.", out), "after O-O with the king on g1 the rook is not on f1:\n%s" % out[-1500:])
+    check(out.count("new960 takes a start position number from 0 to 959") == 2, "bad numbers not refused")
+    check("Bad FEN" in out and "castling" in out, "castling rights without a rook were not refused")
+    pgn = open(os.path.join(work, "c960.pgn")).read()
+    check('[Variant "chess960"]' in pgn and '[FEN "bbqnn1kr/pppppppp/8/8/8/8/PPPPPPPP/BBQNN1KR w Kk - 0 1"]' in pgn
+          and "1. O-O" in pgn, "the saved Chess960 game:\n%s" % pgn)
+
+
 SCENARIOS = [t_short_game_illegal_move_undo, t_finished_games_in_pgn, t_ascii_board_and_pgn_options,
-             t_bad_input_never_crashes, t_protocol_first_line_still_uci]
+             t_bad_input_never_crashes, t_protocol_first_line_still_uci, t_chess960]
 
 
 def main():

@@ -293,6 +293,48 @@ def s11_illegal_moves():
         check(not refused or re.match(r"^Illegal move( \(.*\))?: e7e8$", refused[0]), f"odd refusal {refused}")
 
 
+def s11b_fischerandom():
+    with cecp() as eng:
+        check("fischerandom" in " ".join(eng.lines_text()), "variants does not list fischerandom")
+        # XBoard: new, variant, setboard in X-FEN; the user castles O-O.
+        for line in ("new", "variant fischerandom", "force",
+                     "setboard bbqnn1kr/pppppppp/8/8/8/8/PPPPPPPP/BBQNN1KR w Kk - 0 1", "usermove O-O",
+                     "ping 1"):
+            eng.send(line)
+        eng.expect(r"^pong 1$", 2)
+        check(not [t for t in eng.lines_text() if t.startswith(("Illegal", "Error", "tellusererror"))],
+              f"fischerandom setup refused: {eng.lines_text()[-3:]}")
+        # Black to move; the engine, given only a castling move, must write it O-O.
+        mark = eng.mark()
+        for line in ("setboard 1r3k1r/8/8/8/8/8/8/4K3 b k - 0 1", "go"):
+            eng.send(line)
+        eng.expect(MOVE.replace("[a-h][1-8][a-h][1-8][qrbn]?", "[a-h][1-8][a-h][1-8][qrbn]?|O-O|O-O-O"), 5)
+        check(not [t for t in eng.since(mark) if t.startswith(("Illegal", "Error", "tellusererror"))],
+              "a Chess960 setboard refused")
+        # King-takes-rook from the GUI, and the king's step where it is unambiguous.
+        mark = eng.mark()
+        for line in ("force", "setboard 4k3/8/8/8/8/8/8/R2K3R w HA - 0 1", "usermove d1h1", "ping 2"):
+            eng.send(line)
+        eng.expect(r"^pong 2$", 2)
+        check(not [t for t in eng.since(mark) if t.startswith("Illegal")], "king-takes-rook d1h1 refused")
+        # Bad castling rights: the old position stays, the engine plays on.
+        mark = eng.mark()
+        eng.send("setboard 4k3/8/8/8/8/8/8/4K2R w Q - 0 1")
+        eng.send("ping 3")
+        eng.expect(r"^pong 3$", 2)
+        check(any(t.startswith("tellusererror Illegal position") and "castling" in t for t in eng.since(mark)),
+              "no clear error for castling rights without a rook")
+        # `new` means normal chess again: a Chess960 layout is refused there.
+        mark = eng.mark()
+        for line in ("new", "setboard rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1", "ping 4"):
+            eng.send(line)
+        eng.expect(r"^pong 4$", 2)
+        check(any(t.startswith("tellusererror") for t in eng.since(mark)), "normal chess took a Chess960 layout")
+        for line in ("new", "force", "usermove e2e4", "usermove e7e5", "ping 5"):
+            eng.send(line)
+        eng.expect(r"^pong 5$", 2)
+
+
 MATE_IN_1 = "6k1/5ppp/8/8/8/8/8/R6K w - - 0 1"
 
 
@@ -673,6 +715,7 @@ SCENARIOS = [
     ("09 new + go plays White; force stops", s09_go_white_then_force),
     ("10 go plays the side to move; playother", s10_side_to_move_and_playother),
     ("11 illegal moves refused, position kept", s11_illegal_moves),
+    ("11b variant fischerandom: O-O, king-takes-rook, bad rights", s11b_fischerandom),
     ("12 mate in one: a1a8, 100001, true claim", s12_mate_in_one),
     ("13 stalemate, no false claims, repetition", s13_draw_claims),
     ("14 time controls, sd, low clock", s14_time_controls),

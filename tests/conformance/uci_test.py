@@ -1169,6 +1169,51 @@ def t_syzygy():
     check(not any(d.get("tbhits", 0) for d in s.infos), "tbhits with the tables switched off")
 
 
+@scenario("60 UCI_Chess960: castling as king-takes-rook, go perft, bad FENs")
+def t_chess960():
+    e = start()
+    e.send("setoption name UCI_Chess960 value true")
+    check(not e.sync(), "UCI_Chess960 gave an error")
+    # SP 0: king g1, rooks f1 and h1; after the bishops and knights move,
+    # both castlings are legal, written king-takes-rook.
+    fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+    e.send("position fen " + fen)
+    check(not e.sync(), "a Shredder-FEN start position was refused")
+    e.send("go perft 4")
+    perft = e.read_until(r"^Nodes searched", 20)
+    check(perft[-1] == "Nodes searched: 201143", "go perft 4 of SP 0: %r" % perft[-1])
+    check(len([l for l in perft if re.match(r"^[a-h][1-8][a-h][1-8][qrbn]?: \d+$", l)]) == 20, "go perft 4 did not list 20 moves")
+    # White castles king-side: the king stays on g1, the h1 rook goes to f1 (f1 cleared first).
+    fen = "bbqnn1kr/pppppppp/8/8/8/8/PPPPPPPP/BBQNN1KR w Hh - 0 1"
+    e.send("position fen %s moves g1h1" % fen)
+    check(not e.sync(), "king-takes-rook castling g1h1 refused")
+    got = engine_fen(e)
+    check(got.split()[0].endswith("/BBQNNRK1"), "after g1h1 the first rank is %s" % got.split()[0].split("/")[-1])
+    # A castling move the search chose comes out king-takes-rook.
+    e.send("position fen 1k6/8/8/8/8/8/7r/R3K3 w A - 0 1")
+    s = go(e, "go searchmoves e1a1 depth 4")
+    check(s.best == "e1a1", "castling O-O-O written %s, not e1a1" % s.best)
+    e.send("position fen 1k6/8/8/8/8/8/7r/R3K3 w A - 0 1 moves e1c1")
+    check(not e.sync(), "the king's step e1c1 (unambiguous) was refused in Chess960")
+    check(engine_fen(e).split()[0].endswith("/2KR4"), "e1c1 did not castle")
+    before = engine_fen(e)
+    for bad in ("4k3/8/8/8/8/8/8/4K2R w Q - 0 1",                     # no rook on the king's left
+                "4k3/8/8/8/8/8/8/4K2R w A - 0 1",                     # no rook on the a-file
+                "4k3/8/8/8/8/8/8/R3K3 w K - 0 1",                     # no rook right of the king
+                "4k3/8/8/8/8/8/8/4KR2 w E - 0 1"):                    # the king's own file
+        errors = expect_error(e, "position fen " + bad)
+        check(any("castling" in l for l in errors), "no castling error for %s: %r" % (bad, errors))
+        check(engine_fen(e) == before, "a bad Chess960 FEN changed the position: %s" % bad)
+    # Back to normal chess: a Chess960 layout is refused with a reason.
+    e.send("setoption name UCI_Chess960 value false")
+    e.send("position startpos")
+    e.sync()
+    errors = expect_error(e, "position fen rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1")
+    check(any("Chess960" in l for l in errors), "normal chess: no hint at UCI_Chess960 in %r" % errors)
+    s = go(e, "go depth 3")
+    check_legal(s.best, ponder=s.ponder)
+
+
 def main():
     global BINARY, RNG
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
