@@ -10,7 +10,7 @@
 #   make conformance-uci  the UCI protocol scenarios (tests/conformance/uci_test.py)
 #   make polyglot-match   two games under XBoard, bachess behind polyglot, vs fairymax
 #   make conformance-cecp the XBoard protocol scenarios (tests/conformance/cecp_test.py)
-#   make xboard-match     two games under XBoard, bachess speaking CECP, vs fairymax; analysis mode
+#   make xboard-match     two games under XBoard, bachess speaking CECP, vs fairymax; analysis mode; two Chess960 games
 #   make book-interop  opening books and PGN against polyglot and pgn-extract
 #   make perft-full the whole perft suite at its full depths
 #   make perft-speed  perft speed side by side with Stockfish
@@ -194,6 +194,7 @@ conformance-cecp: $(EXE) $(BUILD)/bachess-sanitize
 # then XBoard's analysis mode.
 xboard-match: $(EXE)
 	scripts/xboard-match.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) 2
+	XB_VARIANT=fischerandom XB_ANALYSIS=0 XB_OPPONENT=$(abspath $(EXE)) scripts/xboard-match.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) 2
 
 # Two games under XBoard (headless) with bachess behind polyglot vs fairymax.
 polyglot-match: $(EXE)

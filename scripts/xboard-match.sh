@@ -28,6 +28,9 @@
 #                             instead of fairymax
 #   XB_PONDER=false           no pondering (default true)
 #   XB_ANALYSIS=0             skip the analysis-mode smoke test
+#   XB_VARIANT=fischerandom   play Chess960 (XBoard picks the start positions;
+#                             Debian's fairymax does not play it: give XB_OPPONENT;
+#                             the PGN must say [Variant "fischerandom"])
 # Needs the Debian packages xboard xvfb xauth fairymax
 # (scripts/install-test-deps.sh); the engines live in /usr/games.
 set -u
@@ -96,6 +99,7 @@ start=$(date +%s)
 cd "$OUT" || exit 2
 timeout "$LIMIT" xvfb-run -a xboard \
     -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" "${SECOND[@]}" \
+    ${XB_VARIANT:+-variant "$XB_VARIANT"} \
     -mg "$GAMES" -tc "$TC" -inc "$INC" -matchPause 500 -autoCallFlag true -ponderNextMove "$PONDER" \
     -noGUI -xexit -soundProgram true -saveSettingsOnExit false \
     -debug -nameOfDebugFile "$DEBUG" -sgf "$PGN" >"$OUT/xboard.out" 2>&1
@@ -109,6 +113,13 @@ if [ -f "$PGN" ]; then
     results=$(grep -c '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$PGN")
     [ "$results" = "$GAMES" ] || fail "the PGN holds $results finished games, not $GAMES"
     grep -a -o '{[^}]*} *\(1-0\|0-1\|1/2-1/2\|\*\)' "$PGN" | sed 's/^/xboard-match: game end: /'
+    if [ -n "${XB_VARIANT:-}" ]; then
+        variants=$(grep -c "^\[Variant \"$XB_VARIANT\"\]" "$PGN")
+        [ "$variants" = "$GAMES" ] || fail "$variants of $GAMES games say [Variant \"$XB_VARIANT\"]"
+        grep -a '^\[FEN ' "$PGN" | sed 's/^/xboard-match: start: /'
+        castles=$(grep -a -c -E '^[0-9]* <first *: *move O-O' "$DEBUG" || true)
+        echo "xboard-match: bachess castled $castles times"
+    fi
     bad=$(grep -a -i -E 'forfeit|false (win|draw|illegal|claim)|illegal|invalid move|on time|exited|disconnect|crash|lost contact' "$PGN")
     [ -z "$bad" ] || fail "the PGN shows a forfeit, false claim, illegal move, time loss or exit: $bad"
 else
