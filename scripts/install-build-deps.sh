@@ -4,14 +4,4 @@
 # `make test` call it; a plain `make` assumes they are there.
 set -e
 PACKAGES="gcc make libfathom-dev"
-missing=""
-for p in $PACKAGES; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
-[ -z "$missing" ] && exit 0
-echo "installing:$missing"
-SUDO=""
-[ "$(id -u)" = 0 ] || SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q $missing
+exec "$(dirname "$0")/apt-install-missing.sh" $PACKAGES

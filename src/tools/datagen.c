@@ -307,11 +307,12 @@ typedef struct {
     int32_t count, played;
 } GameHeader;
 
-static bool write_all(int fd, const void *data, size_t size)
+/* Moves all `size` bytes through the pipe, however the kernel splits them. */
+static bool transfer_all(int fd, void *data, size_t size, bool writing)
 {
-    const char *p = data;
+    char *p = data;
     while (size > 0) {
-        ssize_t n = write(fd, p, size);
+        ssize_t n = writing ? write(fd, p, size) : read(fd, p, size);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -321,19 +322,8 @@ static bool write_all(int fd, const void *data, size_t size)
     return true;
 }
 
-static bool read_all(int fd, void *data, size_t size)
-{
-    char *p = data;
-    while (size > 0) {
-        ssize_t n = read(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n, size -= (size_t)n;
-    }
-    return true;
-}
+static bool write_all(int fd, const void *data, size_t size) { return transfer_all(fd, (void *)data, size, true); }
+static bool read_all(int fd, void *data, size_t size) { return transfer_all(fd, data, size, false); }
 
 static void run_worker(const DatagenOptions *o, const Openings *openings, int worker, int fd)
 {
