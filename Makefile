@@ -66,6 +66,13 @@ $(BUILD)/sanitize/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(SANITIZE_CFLAGS) -c $< -o $@
 
+# The built-in NNUE network is assembled into this object (.incbin). Not
+# through LTO: its link-time assembly would lose the top-level asm's data.
+NET := nets/default.nnue
+$(foreach c,release debug sanitize tsan tuning,$(BUILD)/$(c)/nnue/default_net.o): $(NET)
+$(BUILD)/release/nnue/default_net.o: RELEASE_CFLAGS += -fno-lto
+$(BUILD)/tuning/nnue/default_net.o: TUNING_CFLAGS += -fno-lto
+
 objects = $(patsubst src/%.c,$(BUILD)/$(1)/%.o,$(2))
 test_objects = $(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$(TEST_SOURCES))
 

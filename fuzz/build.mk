@@ -20,6 +20,9 @@ LIB_SOURCES := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
 LIB_OBJECTS := $(patsubst src/%.c,$(OUT)/obj/%.o,$(LIB_SOURCES)) $(OUT)/obj/harness/fuzz_common.o
 HEADERS     := $(wildcard src/*.h src/*/*.h) fuzz/fuzz_common.h
 
+# The built-in NNUE network is assembled into this object (.incbin).
+$(OUT)/obj/nnue/default_net.o: nets/default.nnue
+
 # Keep the objects (make would delete them as intermediate files).
 .SECONDARY:
 

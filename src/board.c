@@ -468,6 +468,9 @@ static bool parse_castling(Board *b, const char *text, char *error, size_t esize
         char upper = (char)toupper((unsigned char)*c);
         if (!strchr("KQABCDEFGH", upper))
             return fen_error(error, esize, "bad castling letter '%c'", *c);
+        if (upper != 'K' && upper != 'Q' && !l->chess960)
+            return fen_error(error, esize, "castling letter '%c' names a rook file, which only Chess960 FENs do"
+                             " (UCI_Chess960 or variant fischerandom)", *c);
         Color color = isupper((unsigned char)*c) ? WHITE : BLACK;
         Square king = board_king(b, color);
         if (square_rank(king) != rank_relative(color, 0))

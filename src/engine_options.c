@@ -7,6 +7,7 @@
 #include "engine.h"
 #include "engine_book.h"
 #include "evaluator.h"
+#include "nnue/default_net.h"
 #include "nnue/network.h"
 #include "options.h"
 #include "search.h"
@@ -80,9 +81,9 @@ static bool set_book_file(const Option *o, int64_t value, const char *text, char
 }
 
 /* ---- the evaluation ---------------------------------------------------------
- * The network the engine evaluates with when Evaluation is NNUE: loaded
- * from EvalFile. Both options change the evaluation, so the table, which
- * keeps static evaluations, is cleared. */
+ * The network the engine evaluates with when Evaluation is NNUE: the one
+ * built into the binary, or one loaded from EvalFile. Both options change
+ * the evaluation, so the table, which keeps static evaluations, is cleared. */
 
 static Network network;
 static bool want_nnue;
@@ -111,16 +112,21 @@ static bool set_evaluation(const Option *o, int64_t value, const char *text, cha
     return true;
 }
 
+static bool load_builtin_network(Network *net, char *error, size_t esize)
+{
+    size_t size;
+    const unsigned char *bytes = default_net_bytes(&size);
+    return network_load_bytes(net, bytes, size, error, esize);
+}
+
 /* EvalFile: a network that cannot be used is refused with the reason, and
- * the engine keeps the network it had. */
+ * the engine keeps the network it had. Empty: the built-in network. */
 static bool set_eval_file(const Option *o, int64_t value, const char *text, char *error, size_t esize)
 {
     (void)o, (void)value;
     const char *path = option_text_value(text);
-    if (!*path)
-        return true; /* no built-in network yet: nothing to go back to */
     Network fresh = { 0 };
-    if (!network_load_file(&fresh, path, error, esize))
+    if (*path ? !network_load_file(&fresh, path, error, esize) : !load_builtin_network(&fresh, error, esize))
         return false;
     engine_wait();
     network_free(&network);
@@ -155,10 +161,13 @@ static void register_tablebase_options(void)
 
 static void register_evaluation_options(void)
 {
+    char error[256];
+    if (!load_builtin_network(&network, error, sizeof error))
+        fprintf(stderr, "bachess: the built-in network is unusable: %s\n", error);
     option_register((Option){ OPTION_COMBO_SPEC("Evaluation", "Classical", "Classical NNUE",
-                                                "the hand-written evaluation of the seeds, or the NNUE network of EvalFile"),
+                                                "the hand-written evaluation of the seeds, or the NNUE network (built in, or EvalFile)"),
                               .changed = set_evaluation });
-    option_register((Option){ OPTION_STRING_SPEC("EvalFile", "", "NNUE network file (bachess format, see docs/nnue.md)"),
+    option_register((Option){ OPTION_STRING_SPEC("EvalFile", "", "NNUE network file (bachess format, see docs/nnue.md; empty: the built-in network)"),
                               .changed = set_eval_file });
 }
 

@@ -13,6 +13,7 @@
 #include "evaluator.h"
 #include "movegen.h"
 #include "nnue/accumulator.h"
+#include "nnue/default_net.h"
 #include "nnue/network.h"
 #include "options.h"
 #include "support.h"
@@ -236,8 +237,14 @@ Test(nnue, options_load_a_net_keep_it_on_a_bad_file_and_search_with_it)
 {
     engine_init();
     char error[256];
-    cr_assert_not(option_set("Evaluation", "NNUE", error, sizeof error), "NNUE without a network");
-    cr_assert(strstr(error, "EvalFile"), "%s", error);
+    /* The built-in network, with no file. */
+    size_t builtin_size;
+    Network builtin = { 0 };
+    const unsigned char *builtin_bytes = default_net_bytes(&builtin_size);
+    cr_assert(network_load_bytes(&builtin, builtin_bytes, builtin_size, error, sizeof error),
+              "the built-in network: %s", error);
+    cr_assert(option_set("Evaluation", "NNUE", error, sizeof error), "NNUE on the built-in network: %s", error);
+    cr_assert_eq(evaluator_network()->hidden, builtin.hidden);
     size_t size;
     unsigned char *bytes = random_net_bytes(TEST_HIDDEN, ACTIVATION_SCRELU, 5, &size);
     char *path = write_temp(bytes, size);
@@ -265,6 +272,10 @@ Test(nnue, options_load_a_net_keep_it_on_a_bad_file_and_search_with_it)
     engine_go(&limits, (SearchReport){ 0 });
     engine_wait();
     cr_assert_gt(engine_last_nodes(), 100);
+    /* An empty EvalFile goes back to the built-in network. */
+    cr_assert(option_set("EvalFile", "", error, sizeof error), "%s", error);
+    cr_assert_eq(evaluator_network()->hidden, builtin.hidden);
+    network_free(&builtin);
     cr_assert(option_set("Evaluation", "Classical", error, sizeof error), "%s", error);
     unlink(path);
     free(bytes);
