@@ -20,14 +20,15 @@ LIB_SOURCES := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
 LIB_OBJECTS := $(patsubst src/%.c,$(OUT)/obj/%.o,$(LIB_SOURCES)) $(OUT)/obj/harness/fuzz_common.o
 HEADERS     := $(wildcard src/*.h src/*/*.h) fuzz/fuzz_common.h
 
-# The built-in NNUE network is assembled into this object (.incbin).
-$(OUT)/obj/nnue/default_net.o: nets/default.nnue
-
 # Keep the objects (make would delete them as intermediate files).
 .SECONDARY:
 
 .PHONY: all
 all: $(patsubst %,$(OUT)/fuzz_%,$(TARGETS))
+
+# The built-in NNUE network is assembled into this object (.incbin); after
+# `all`, which must stay the first target.
+$(OUT)/obj/nnue/default_net.o: nets/default.nnue
 
 # attacks.c searches its magic numbers at start-up: with coverage hooks on
 # every comparison that takes seconds, so it is left uninstrumented.
