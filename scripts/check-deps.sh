@@ -2,7 +2,7 @@
 # scripts/check-deps.sh — the dependencies between bachess's parts point one
 # way (README: source map). Fails, naming the file and the include, when a
 # lower layer includes a header of a higher one:
-#   rules   types bitboard attacks zobrist board movegen notation perft tokens timer score
+#   rules   types splitmix bitboard attacks zobrist board movegen notation perft tokens timer score
 #   search  eval evalweights pawns see history movepick tt timeman search (+ nnue/, syzygy/)
 #   engine  engine engine_options engine_book       options (a table that knows no owner)
 #   games/  Polyglot books, PGN, game logs: the rules only
@@ -26,7 +26,7 @@ forbid() {
     done
 }
 
-RULES="src/types.h src/bitboard.[ch] src/attacks.[ch] src/zobrist.[ch] src/board.[ch] src/movegen.[ch] src/notation.[ch] src/perft.[ch] src/tokens.[ch] src/timer.h src/score.h"
+RULES="src/types.h src/splitmix.h src/bitboard.[ch] src/attacks.[ch] src/zobrist.[ch] src/board.[ch] src/movegen.[ch] src/notation.[ch] src/perft.[ch] src/tokens.[ch] src/timer.h src/score.h"
 SEARCH="src/eval.[ch] src/evalweights.[ch] src/pawns.[ch] src/see.[ch] src/history.h src/movepick.[ch] src/tt.[ch] src/timeman.[ch] src/search.[ch] src/nnue/*.[ch] src/syzygy/*.[ch]"
 HIGHER_THAN_SEARCH='^(engine|engine_options|engine_book|options)\.h$|^(games|protocol|tools|web)/'
 

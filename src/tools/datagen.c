@@ -13,6 +13,7 @@
 #include "movegen.h"
 #include "options.h"
 #include "score.h"
+#include "splitmix.h"
 #include "timer.h"
 #include "tt.h"
 #include "tokens.h"
@@ -105,13 +106,6 @@ static bool parse_options(int argc, char **argv, DatagenOptions *o)
 
 /* ---- randomness and openings ----------------------------------------------- */
 
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 typedef struct {
     char **fens;
@@ -194,7 +188,7 @@ static bool start_game(const DatagenOptions *o, const Openings *openings, uint64
 {
     char error[128];
     for (int attempt = 0; attempt < MAX_OPENING_TRIES; attempt++) {
-        const char *fen = openings->count ? openings->fens[next_random(rng) % (uint64_t)openings->count] : NULL;
+        const char *fen = openings->count ? openings->fens[splitmix64(rng) % (uint64_t)openings->count] : NULL;
         if (!engine_set_position(fen, NULL, 0, error, sizeof error))
             continue;
         bool playable = true;
@@ -203,7 +197,7 @@ static bool start_game(const DatagenOptions *o, const Openings *openings, uint64
             generate_legal(engine_board(), &list);
             playable = list.count > 0;
             if (playable)
-                engine_play_move(list.moves[next_random(rng) % (uint64_t)list.count]);
+                engine_play_move(list.moves[splitmix64(rng) % (uint64_t)list.count]);
         }
         if (!playable || game_status(engine_board()) != GAME_ONGOING)
             continue;
