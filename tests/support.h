@@ -31,6 +31,13 @@ bool test_light(void);
  * frees the returned array. */
 EpdEntry *epd_load(const char *name, int *count);
 
+enum { FEN_SIZE = 128 };
+
+/* Loads the FENs of data file `name`: the first four fields of each line,
+ * whatever operations follow (WAC, openings, perft files). Fails the current
+ * test if the file is missing or empty. The caller frees the array. */
+char (*load_fens(const char *name, int *count))[FEN_SIZE];
+
 /* A heap board set to `fen`; fails the current test if the FEN is rejected. */
 Board *board_from_fen(const char *fen);
 

@@ -22,34 +22,6 @@ TestSuite(eval, .init = board_init, .timeout = 600);
 
 /* ---- helpers ------------------------------------------------------------ */
 
-enum { FEN_SIZE = 128 };
-
-/* Loads the FENs of an EPD or perft file: the first four fields of each line,
- * whatever operations follow. The caller frees the array. */
-static char (*load_fens(const char *name, int *count))[FEN_SIZE]
-{
-    const char *dir = getenv("BACHESS_DATA");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "data", name);
-    FILE *f = fopen(path, "r");
-    cr_assert_not_null(f, "cannot open %s (set BACHESS_DATA to the data directory)", path);
-    int capacity = 1024, n = 0;
-    char(*fens)[FEN_SIZE] = malloc(sizeof *fens * (size_t)capacity);
-    char line[4096];
-    while (fgets(line, sizeof line, f)) {
-        char placement[91], side[2], castling[5], ep[3]; /* the longest each field can be */
-        if (sscanf(line, "%90s %1s %4s %2s", placement, side, castling, ep) != 4)
-            continue;
-        if (n == capacity)
-            fens = realloc(fens, sizeof *fens * (size_t)(capacity *= 2));
-        snprintf(fens[n++], FEN_SIZE, "%s %s %s %s", placement, side, castling, ep);
-    }
-    fclose(f);
-    cr_assert_gt(n, 0, "%s holds no positions", path);
-    *count = n;
-    return fens;
-}
-
 /* The same position with the board mirrored top to bottom and the colours
  * swapped: side to move, castling rights and e.p. square follow. */
 static char swap_case(char c)

@@ -17,6 +17,7 @@
 #include "nnue/network.h"
 #include "options.h"
 #include "support.h"
+#include "timer.h"
 
 static void setup(void) { board_init(); }
 TestSuite(nnue, .init = setup, .timeout = 120);
@@ -280,4 +281,56 @@ Test(nnue, options_load_a_net_keep_it_on_a_bad_file_and_search_with_it)
     unlink(path);
     free(bytes);
     engine_quit();
+}
+
+/* ---- speed ------------------------------------------------------------------ */
+
+/* The built-in network over the WAC positions, measured like the classical
+ * evaluation's speed test: a full evaluation from scratch (refresh and
+ * output), and the output alone, which is what an evaluation costs in search
+ * once the incremental update has run. The two paths must agree with the
+ * portable code on every position, so the loop measures real work. */
+Test(nnue, speed_of_the_built_in_network)
+{
+    size_t size;
+    const unsigned char *bytes = default_net_bytes(&size);
+    Network net = { 0 };
+    char error[256];
+    cr_assert(network_load_bytes(&net, bytes, size, error, sizeof error), "%s", error);
+    int count;
+    char(*fens)[FEN_SIZE] = load_fens("wac.epd", &count);
+    Board *boards = calloc((size_t)count, sizeof *boards);
+    Accumulator *acc = calloc((size_t)count + 1, sizeof *acc);
+    for (int i = 0; i < count; i++) {
+        board_load(&boards[i], fens[i]);
+        accumulator_refresh(&acc[i], &net, &boards[i]);
+        accumulator_refresh_portable(&acc[count], &net, &boards[i]);
+        Color us = boards[i].side;
+        cr_assert_eq(accumulator_output(&acc[i], &net, us), accumulator_output_portable(&acc[count], &net, us),
+                     "%s", fens[i]);
+    }
+    int rounds = test_light() ? 20 : 500;
+    volatile int sink = 0;
+    int64_t start = time_now_ms();
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < count; i++) {
+            accumulator_refresh(&acc[count], &net, &boards[i]);
+            sink += accumulator_output(&acc[count], &net, boards[i].side);
+        }
+    int64_t full_ms = time_now_ms() - start;
+    int output_rounds = 50 * rounds; /* far cheaper: more rounds for a measurable time */
+    start = time_now_ms();
+    for (int r = 0; r < output_rounds; r++)
+        for (int i = 0; i < count; i++)
+            sink += accumulator_output(&acc[i], &net, boards[i].side);
+    int64_t output_ms = time_now_ms() - start;
+    double evals = (double)rounds * count, outputs = (double)output_rounds * count;
+    fprintf(stderr, "nnue speed (%d hidden, AVX2 %s): %.2f M evals/s from scratch, %.2f M outputs/s over %d WAC positions\n",
+            net.hidden, accumulator_uses_avx2() ? "yes" : "no", evals / (double)(full_ms > 0 ? full_ms : 1) / 1e3,
+            outputs / (double)(output_ms > 0 ? output_ms : 1) / 1e3, count);
+    (void)sink;
+    free(acc);
+    free(boards);
+    free(fens);
+    network_free(&net);
 }

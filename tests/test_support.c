@@ -191,3 +191,27 @@ void perft_suite_chunk(const char *file, int depth_cap, int chunk, int chunks, b
     cr_assert_eq(failures, 0, "%d perft mismatches in chunk %d of %s (see the log above)", failures, chunk, file);
 }
 
+/* The FENs of an EPD or perft file (see support.h). */
+char (*load_fens(const char *name, int *count))[FEN_SIZE]
+{
+    const char *dir = getenv("BACHESS_DATA");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "data", name);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open %s (set BACHESS_DATA to the data directory)", path);
+    int capacity = 1024, n = 0;
+    char(*fens)[FEN_SIZE] = malloc(sizeof *fens * (size_t)capacity);
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        char placement[91], side[2], castling[5], ep[3]; /* the longest each field can be */
+        if (sscanf(line, "%90s %1s %4s %2s", placement, side, castling, ep) != 4)
+            continue;
+        if (n == capacity)
+            fens = realloc(fens, sizeof *fens * (size_t)(capacity *= 2));
+        snprintf(fens[n++], FEN_SIZE, "%s %s %s %s", placement, side, castling, ep);
+    }
+    fclose(f);
+    cr_assert_gt(n, 0, "%s holds no positions", path);
+    *count = n;
+    return fens;
+}

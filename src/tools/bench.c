@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "engine.h"
+#include "options.h"
 #include "timer.h"
 #include "tt.h"
 
@@ -91,6 +92,14 @@ int bench_command(int argc, char **argv)
     if (depth < 1 || depth >= MAX_PLY) {
         fprintf(stderr, "error: bench depth must be from 1 to %d\n", MAX_PLY - 1);
         return 2;
+    }
+    /* An evaluation other than the default: its own signature and speed. */
+    if (argc > 1) {
+        char error[256];
+        if (!option_set("Evaluation", argv[1], error, sizeof error)) {
+            fprintf(stderr, "error: %s\n", error);
+            return 2;
+        }
     }
     uint64_t total = 0, cutoffs = 0, first_cutoffs = 0, qnodes = 0;
     double log_ebf_sum = 0;
