@@ -4,6 +4,7 @@ drawn ones, in games? (issue 18: the before/after figure of the Syzygy work)
 
     scripts/tb_conversion.py [--engine ./bachess] [--positions 50] [--tc st=0.1]
                              [--runner PATH-TO-cutechess-cli] [--out DIR] [--sets KQvK,...]
+                             [--tables both|with|without] [--seed 18]
 
 For each material set, random legal positions are drawn (fixed seed) and
 classified by `bachess tb probe -` with the repository's tables:
@@ -118,7 +119,8 @@ def main():
     ap.add_argument("--out", default=tempfile.gettempdir())
     ap.add_argument("--sets", default=",".join(WON_SETS + ["draw:" + s for s in DRAWN_SETS]))
     ap.add_argument("--seed", type=int, default=18)
-    ap.add_argument("--tables-only", action="store_true", help="skip the games without tables")
+    ap.add_argument("--tables", choices=["both", "with", "without"], default="both",
+                    help="play the positions with tables, without, or both (the same positions either way)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     print(f"engine {args.engine}; opponent Stockfish 15.1 without tables; {args.tc} a move; "
@@ -127,7 +129,7 @@ def main():
         drawn = item.startswith("draw:")
         material = item[5:] if drawn else item
         fens = draw_positions(args.engine, material, "draw" if drawn else "win", args.positions, rng)
-        for tables in (True,) if args.tables_only else (True, False):
+        for tables in {"both": (True, False), "with": (True,), "without": (False,)}[args.tables]:
             tag = f"{'drawn' if drawn else 'won'}-{material}-{'tb' if tables else 'notb'}"
             pgn = os.path.join(args.out, f"tbconv-{tag}.pgn")
             w, l, d, reasons = play(args.runner, args.engine, fens, not drawn, tables, args.tc, pgn)

@@ -96,7 +96,19 @@ def main(engine):
           f"(bound {MAX_TOLERANCE_CP}) over {len(pick)} positions")
     check(not mismatches, f"engine equals Python's integer evaluation on {len(pick)} positions"
           + (f"; first mismatch {mismatches[0]}" if mismatches else ""))
-    print(f"{6 - len(failures)} passed, {len(failures)} failed")
+
+    # Without --net, `bachess eval` uses the network built into the binary.
+    built_in = os.path.join(HERE, "..", "nets", "default.nnue")
+    wrong = []
+    for i in range(10):
+        fen = fen_of(pieces[i], stm[i])
+        out = subprocess.run([engine, "eval"] + fen.split(), capture_output=True, text=True).stdout
+        m = re.search(r"^NNUE: (-?\d+) cp \(side to move; built-in network", out, re.M)
+        if not m or int(m.group(1)) != evaluate.evaluations(built_in, fen)[0]:
+            wrong.append(fen)
+    check(not wrong, "`bachess eval` without --net gives the built-in network's value (nets/default.nnue)"
+          + (f"; first mismatch {wrong[0]}" if wrong else ""))
+    print(f"{7 - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 
 

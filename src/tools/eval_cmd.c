@@ -6,6 +6,7 @@
 
 #include "eval.h"
 #include "evaluator.h"
+#include "nnue/default_net.h"
 #include "nnue/network.h"
 #include "syzygy/syzygy.h"
 #include "tools/tb_cmd.h"
@@ -50,17 +51,22 @@ int eval_command(int argc, char **argv)
     printf("Classical: %d cp (side to move)\n", evaluator_classical(&board));
     if (tb_path && !print_tablebases(tb_path, *fen ? fen : START_FEN))
         return 2;
-    if (!net_path) {
-        printf("NNUE: no network (bachess eval --net FILE [FEN])\n");
-        return 0;
-    }
     Network net = { 0 };
-    if (!network_load_file(&net, net_path, error, sizeof error)) {
+    bool loaded;
+    if (net_path) {
+        loaded = network_load_file(&net, net_path, error, sizeof error);
+    } else {
+        size_t size;
+        const unsigned char *bytes = default_net_bytes(&size);
+        loaded = network_load_bytes(&net, bytes, size, error, sizeof error);
+    }
+    if (!loaded) {
         fprintf(stderr, "error: %s\n", error);
         return 2;
     }
-    printf("NNUE: %d cp (side to move; %s, 768 -> %d x 2 -> 1, %s)\n", evaluator_nnue(&net, &board), net_path,
-           net.hidden, net.activation == ACTIVATION_SCRELU ? "SCReLU" : "CReLU");
+    printf("NNUE: %d cp (side to move; %s, 768 -> %d x 2 -> 1, %s)\n", evaluator_nnue(&net, &board),
+           net_path ? net_path : "built-in network", net.hidden,
+           net.activation == ACTIVATION_SCRELU ? "SCReLU" : "CReLU");
     network_free(&net);
     return 0;
 }
