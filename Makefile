@@ -31,7 +31,7 @@ RELEASE_CFLAGS := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto=auto $(NATIVE)
 DEBUG_CFLAGS   := $(CFLAGS_COMMON) -O1 -g
 SANITIZE_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(NATIVE)
 TSAN_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=thread
-LDLIBS  := -lm -pthread -lfathom
+LDLIBS  := -lm -pthread -lfathom -lmicrohttpd
 
 # The core is flat in src/; self-contained families have folders (README: source map).
 SOURCES := $(wildcard src/*.c src/*/*.c)
@@ -72,6 +72,12 @@ NET := nets/default.nnue
 $(foreach c,release debug sanitize tsan tuning,$(BUILD)/$(c)/nnue/default_net.o): $(NET)
 $(BUILD)/release/nnue/default_net.o: RELEASE_CFLAGS += -fno-lto
 $(BUILD)/tuning/nnue/default_net.o: TUNING_CFLAGS += -fno-lto
+# The page of `bachess web` (src/web/assets/, built from web/ by `npm run
+# build` there) goes in the same way.
+WEB_ASSETS := $(shell find src/web/assets -type f 2>/dev/null)
+$(foreach c,release debug sanitize tsan tuning,$(BUILD)/$(c)/web/web_assets.o): $(WEB_ASSETS)
+$(BUILD)/release/web/web_assets.o: RELEASE_CFLAGS += -fno-lto
+$(BUILD)/tuning/web/web_assets.o: TUNING_CFLAGS += -fno-lto
 
 objects = $(patsubst src/%.c,$(BUILD)/$(1)/%.o,$(2))
 test_objects = $(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$(TEST_SOURCES))

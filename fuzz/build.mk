@@ -14,7 +14,7 @@ TARGETS := fen move pgn book uci cecp epd
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 FLAGS   := -std=gnu11 $(WARN) -pthread -Isrc -O1 -g -fno-omit-frame-pointer \
            -fsanitize=address,undefined -fno-sanitize-recover=all
-LIBS    := -lm -pthread -lfathom -Wl,--wrap=fopen
+LIBS    := -lm -pthread -lfathom -lmicrohttpd -Wl,--wrap=fopen
 
 LIB_SOURCES := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
 LIB_OBJECTS := $(patsubst src/%.c,$(OUT)/obj/%.o,$(LIB_SOURCES)) $(OUT)/obj/harness/fuzz_common.o
@@ -29,6 +29,7 @@ all: $(patsubst %,$(OUT)/fuzz_%,$(TARGETS))
 # The built-in NNUE network is assembled into this object (.incbin); after
 # `all`, which must stay the first target.
 $(OUT)/obj/nnue/default_net.o: nets/default.nnue
+$(OUT)/obj/web/web_assets.o: $(shell find src/web/assets -type f)
 
 # attacks.c searches its magic numbers at start-up: with coverage hooks on
 # every comparison that takes seconds, so it is left uninstrumented.

@@ -21,6 +21,7 @@
 #include "tools/lab.h"
 #include "tools/tb_cmd.h"
 #include "tools/tune.h"
+#include "web/web.h"
 
 static void usage(void)
 {
@@ -35,6 +36,7 @@ static void usage(void)
          "  bachess lab [OPTIONS]         game-tree lab: search algorithms on synthetic trees\n"
          "  bachess book build|probe|key|info|dump|walk|read ...  opening books and PGN files\n"
          "  bachess tune extract|run ...  tune the evaluation weights on positions from games (Texel)\n"
+         "  bachess web [--port N] [--open]  play and analyse in the browser at http://127.0.0.1:8088/\n"
          "  bachess datagen --out FILE ...  self-play training data for the NNUE evaluation (--help)\n"
          "  bachess tb probe [--path DIRS] [--no50] FEN|-  Syzygy tablebases: WDL, DTZ and the best moves");
 }
@@ -85,6 +87,8 @@ int main(int argc, char **argv)
         status = epd_command(argc - 2, argv + 2);
     else if (argc > 1 && strcmp(argv[1], "datagen") == 0)
         status = datagen_command(argc - 2, argv + 2);
+    else if (argc > 1 && strcmp(argv[1], "web") == 0)
+        status = web_command(argc - 2, argv + 2);
     else if (argc > 1) {
         usage();
         status = strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ? 0 : 2;

@@ -9,16 +9,36 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *trace;
+static void (*line_sink)(const char *line);
+
+void out_set_sink(void (*sink)(const char *line))
+{
+    pthread_mutex_lock(&lock);
+    line_sink = sink;
+    pthread_mutex_unlock(&lock);
+}
+
+/* The line on standard output, or handed whole to the sink. */
+static void emit(const char *format, va_list args)
+{
+    if (!line_sink) {
+        vprintf(format, args);
+        putchar('\n');
+        fflush(stdout);
+        return;
+    }
+    char line[4096];
+    vsnprintf(line, sizeof line, format, args);
+    line_sink(line);
+}
 
 void out_line(const char *format, ...)
 {
     va_list args;
     pthread_mutex_lock(&lock);
     va_start(args, format);
-    vprintf(format, args);
+    emit(format, args);
     va_end(args);
-    putchar('\n');
-    fflush(stdout);
     if (trace) {
         fprintf(trace, "%lld > ", (long long)time_now_ms());
         va_start(args, format);

@@ -1,0 +1,85 @@
+/* web.c — the `bachess web` sub-command (see web.h). */
+#include "web/web.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "web/web_events.h"
+#include "web/web_server.h"
+#include "web/web_session.h"
+
+extern char **environ;
+
+static volatile sig_atomic_t stop_requested;
+
+static void request_stop(int signal) { (void)signal, stop_requested = 1; }
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: bachess web [--port N] [--bind ADDRESS] [--open]\n"
+                    "  --port N          the port (default %d)\n"
+                    "  --bind ADDRESS    the IPv4 address to listen on (default 127.0.0.1, this machine\n"
+                    "                    only; to reach it from elsewhere, prefer an SSH tunnel)\n"
+                    "  --open            open the page in the desktop's browser (xdg-open)\n",
+            WEB_DEFAULT_PORT);
+}
+
+/* The browser, started as a program with the address as its one argument. */
+static void open_browser(const char *url)
+{
+    char *const args[] = { "xdg-open", (char *)url, NULL };
+    pid_t pid;
+    if (posix_spawnp(&pid, "xdg-open", NULL, NULL, args, environ) != 0)
+        fprintf(stderr, "bachess web: could not start xdg-open; open %s yourself\n", url);
+}
+
+static bool parse_port(const char *text, long *port)
+{
+    char *end;
+    *port = strtol(text, &end, 10);
+    return *end == '\0' && *port >= 1 && *port <= 65535;
+}
+
+int web_command(int argc, char **argv)
+{
+    long port = WEB_DEFAULT_PORT;
+    const char *address = "127.0.0.1";
+    bool open_page = false;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--port") == 0 && i + 1 < argc && parse_port(argv[i + 1], &port))
+            i++;
+        else if (strcmp(argv[i], "--bind") == 0 && i + 1 < argc)
+            address = argv[++i];
+        else if (strcmp(argv[i], "--open") == 0)
+            open_page = true;
+        else {
+            usage();
+            return 2;
+        }
+    }
+    char error[256], url[96];
+    web_session_start();
+    if (!web_server_start(address, (uint16_t)port, error, sizeof error)) {
+        web_session_stop();
+        fprintf(stderr, "bachess web: %s\n", error);
+        return 1;
+    }
+    snprintf(url, sizeof url, "http://%s:%ld/", strcmp(address, "0.0.0.0") ? address : "127.0.0.1", port);
+    printf("bachess web: serving %s (Ctrl-C to stop)\n", url);
+    fflush(stdout);
+    if (open_page)
+        open_browser(url);
+    signal(SIGINT, request_stop);
+    signal(SIGTERM, request_stop);
+    while (!stop_requested)
+        usleep(100 * 1000);
+    web_server_stop();
+    web_session_stop();
+    web_events_free();
+    printf("bachess web: stopped\n");
+    return 0;
+}

@@ -1,0 +1,214 @@
+/* web_server.c — HTTP routes, checks and limits of `bachess web` (see web_server.h). */
+#include "web/web_server.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timer.h"
+#include "web/web_assets.h"
+#include "web/web_events.h"
+#include "web/web_session.h"
+
+static struct MHD_Daemon *daemon_handle;
+static char allowed_hosts[3][64]; /* "127.0.0.1:8088", "localhost:8088", the bound address */
+
+/* What a POST has sent so far, kept between the handler's calls. */
+typedef struct {
+    char body[WEB_BODY_MAX + 1];
+    size_t length;
+    bool too_long;
+} Upload;
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type, const void *data,
+                             size_t size, enum MHD_ResponseMemoryMode mode)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(size, (void *)data, mode);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", type);
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "Content-Security-Policy",
+                            "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:");
+    enum MHD_Result result = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return result;
+}
+
+static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, const char *text)
+{
+    return reply(c, status, "text/plain; charset=utf-8", text, strlen(text), MHD_RESPMEM_MUST_COPY);
+}
+
+/* Host names this server; Origin, if sent, is this server too. */
+static bool trusted(struct MHD_Connection *c)
+{
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    if (!host)
+        return false;
+    bool known = false;
+    for (int i = 0; i < 3; i++)
+        known |= allowed_hosts[i][0] && strcmp(host, allowed_hosts[i]) == 0;
+    if (!known)
+        return false;
+    return !origin || (strncmp(origin, "http://", 7) == 0 && strcmp(origin + 7, host) == 0);
+}
+
+/* A shared budget of commands a second, so that a flood cannot keep the
+ * engine from its search or the other pages. */
+static bool within_rate(void)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static int64_t second;
+    static int used;
+    pthread_mutex_lock(&lock);
+    int64_t now = time_now_ms() / 1000;
+    if (now != second)
+        second = now, used = 0;
+    bool ok = ++used <= WEB_COMMANDS_PER_SECOND;
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+/* The event stream: one engine line an event, a comment every few seconds
+ * so that proxies and the idle timeout see life. */
+static ssize_t read_events(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    uint64_t *next = cls;
+    char line[WEB_EVENT_LINE_MAX];
+    if (max < sizeof line + 16)
+        return 0;
+    if (web_events_wait(next, line, sizeof line, 5000))
+        return snprintf(buf, max, "data: %s\n\n", line);
+    return web_events_closed() ? MHD_CONTENT_READER_END_OF_STREAM : snprintf(buf, max, ": alive\n\n");
+}
+
+static enum MHD_Result serve_events(struct MHD_Connection *c)
+{
+    uint64_t *next = malloc(sizeof *next);
+    if (!next)
+        return MHD_NO;
+    *next = web_events_next();
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 2 * WEB_EVENT_LINE_MAX,
+                                                               read_events, next, free);
+    if (!r) {
+        free(next);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "text/event-stream");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    enum MHD_Result result = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return result;
+}
+
+static enum MHD_Result serve_post(struct MHD_Connection *c, const char *url, Upload *u)
+{
+    if (u->too_long)
+        return reply_text(c, 413 /* content too large */, "error: the message is too long\n");
+    if (!within_rate())
+        return reply_text(c, MHD_HTTP_TOO_MANY_REQUESTS, "error: too many messages\n");
+    char error[256];
+    u->body[u->length] = '\0';
+    if (strcmp(url, "/command") == 0) {
+        u->body[strcspn(u->body, "\r\n")] = '\0';
+        if (!web_session_command(u->body, error, sizeof error))
+            return reply_text(c, MHD_HTTP_BAD_REQUEST, error);
+        return reply_text(c, MHD_HTTP_OK, "ok\n");
+    }
+    char *pgn = web_session_pgn(u->body, error, sizeof error);
+    if (!pgn)
+        return reply_text(c, MHD_HTTP_BAD_REQUEST, error);
+    return reply(c, MHD_HTTP_OK, "application/x-chess-pgn", pgn, strlen(pgn), MHD_RESPMEM_MUST_FREE);
+}
+
+/* Collects a POST body across the handler's calls; true while it goes on. */
+static bool collecting(const char *data, size_t *size, Upload *u)
+{
+    if (*size == 0)
+        return false;
+    if (u->length + *size > WEB_BODY_MAX)
+        u->too_long = true;
+    else {
+        memcpy(u->body + u->length, data, *size);
+        u->length += *size;
+    }
+    *size = 0;
+    return true;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                              const char *version, const char *data, size_t *size, void **state)
+{
+    (void)cls, (void)version;
+    bool post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
+    bool post_route = strcmp(url, "/command") == 0 || strcmp(url, "/pgn") == 0;
+    if (post && post_route) {
+        if (!*state) { /* the headers: decide before reading a byte of the body */
+            if (!trusted(c))
+                return reply_text(c, MHD_HTTP_FORBIDDEN, "error: foreign origin\n");
+            *state = calloc(1, sizeof(Upload));
+            return *state ? MHD_YES : MHD_NO;
+        }
+        if (collecting(data, size, *state))
+            return MHD_YES;
+        return serve_post(c, url, *state);
+    }
+    if (!trusted(c))
+        return reply_text(c, MHD_HTTP_FORBIDDEN, "error: foreign origin\n");
+    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+        return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "error: method not allowed\n");
+    if (strcmp(url, "/events") == 0)
+        return serve_events(c);
+    const WebAsset *a = web_asset(url);
+    if (!a)
+        return reply_text(c, MHD_HTTP_NOT_FOUND, "error: not found\n");
+    return reply(c, MHD_HTTP_OK, a->content_type, a->data, (size_t)(a->end - a->data), MHD_RESPMEM_PERSISTENT);
+}
+
+static void request_done(void *cls, struct MHD_Connection *c, void **state, enum MHD_RequestTerminationCode why)
+{
+    (void)cls, (void)c, (void)why;
+    free(*state);
+    *state = NULL;
+}
+
+bool web_server_start(const char *address, uint16_t port, char *error, size_t error_size)
+{
+    struct sockaddr_in bind_to = { .sin_family = AF_INET, .sin_port = htons(port) };
+    if (inet_pton(AF_INET, address, &bind_to.sin_addr) != 1) {
+        snprintf(error, error_size, "'%s' is not an IPv4 address", address);
+        return false;
+    }
+    snprintf(allowed_hosts[0], sizeof allowed_hosts[0], "127.0.0.1:%u", port);
+    snprintf(allowed_hosts[1], sizeof allowed_hosts[1], "localhost:%u", port);
+    snprintf(allowed_hosts[2], sizeof allowed_hosts[2], "%s:%u", address, port);
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG;
+    daemon_handle = MHD_start_daemon(flags, port, NULL, NULL, handle, NULL,                          //
+                                     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&bind_to,               //
+                                     MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEB_MAX_CONNECTIONS,     //
+                                     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WEB_IDLE_SECONDS,      //
+                                     MHD_OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024),             //
+                                     MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL, MHD_OPTION_END);
+    if (!daemon_handle) {
+        snprintf(error, error_size, "cannot listen on %s:%u (in use, or not an address of this machine)",
+                 address, port);
+        return false;
+    }
+    return true;
+}
+
+void web_server_stop(void)
+{
+    struct MHD_Daemon *d = daemon_handle;
+    daemon_handle = NULL;
+    web_events_close();
+    if (d)
+        MHD_stop_daemon(d);
+}

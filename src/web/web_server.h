@@ -1,0 +1,29 @@
+#pragma once
+/*
+ * web_server.h — the HTTP side of `bachess web`, on Debian's libmicrohttpd:
+ *   GET  /, /assets/...   the page (web_assets.h); any other path: 404
+ *   GET  /events          the engine's lines as Server-Sent Events
+ *   POST /command         one UCI line from the page (web_session.h)
+ *   POST /pgn             a game's PGN from the engine's own writer
+ * Requests must name this server in Host (127.0.0.1, localhost or the
+ * bound address, with the port), and an Origin, where a browser sends one,
+ * must be this server: another site's page cannot drive the engine, nor a
+ * DNS name rebound to this machine. POST bodies are limited in size and
+ * commands in rate; connections are limited in number and closed when idle.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    WEB_DEFAULT_PORT = 8088,
+    WEB_MAX_CONNECTIONS = 256,
+    WEB_IDLE_SECONDS = 30,
+    WEB_BODY_MAX = 4096,
+    WEB_COMMANDS_PER_SECOND = 500,
+};
+
+/* Starts serving on `address` (IPv4 text, e.g. "127.0.0.1") and `port`.
+ * False, with the reason in `error`, when it cannot. */
+bool web_server_start(const char *address, uint16_t port, char *error, size_t error_size);
+void web_server_stop(void);

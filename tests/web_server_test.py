@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""web_server_test.py — the server of `bachess web` (issue 16) under bad and
+heavy use, with any build (run once optimised, once with ASan/UBSan):
+
+  1. the page and its assets are served; any other path is 404, path
+     traversal in plain and percent-encoded forms included;
+  2. a foreign Origin or Host is refused (403), for commands and events;
+  3. commands outside the page's subset (quit, options naming files,
+     control characters) are refused (400), oversized bodies too (413);
+  4. 200 concurrent event streams are served at once, and connections
+     beyond the limit are not served (they wait in the backlog);
+  5. 10,000 messages, a third of them garbage, over at most 30 s: then a
+     fresh page still gets `readyok` to `isready`, and the resident memory
+     stays under RSS_BOUND_MB;
+  6. SIGTERM stops it cleanly (exit 0; the sanitizers report nothing).
+
+    python3 tests/web_server_test.py ./bachess
+"""
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+RSS_BOUND_MB = 160
+STREAMS = 200
+MESSAGES = 10000
+failures = []
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def request(port, method, path, body=b"", headers=None, timeout=10):
+    """A raw HTTP/1.1 request (no client-side path normalisation); (status, body)."""
+    head = {"Host": f"127.0.0.1:{port}", "Connection": "close", "Content-Length": str(len(body))}
+    head.update(headers or {})
+    data = f"{method} {path} HTTP/1.1\r\n".encode() + b"".join(
+        f"{k}: {v}\r\n".encode() for k, v in head.items()) + b"\r\n" + body
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(data)
+        reply = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            reply += chunk
+    m = re.match(rb"HTTP/1\.[01] (\d+)", reply)
+    return (int(m.group(1)) if m else 0), reply.split(b"\r\n\r\n", 1)[-1]
+
+
+class EventStream:
+    """An open /events connection, read on a thread of its own."""
+
+    def __init__(self, port, origin=None):
+        self.lines, self.sock = [], socket.create_connection(("127.0.0.1", port), timeout=30)
+        extra = f"Origin: {origin}\r\n" if origin else ""
+        self.sock.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}\r\n".encode())
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    def read(self):
+        try:
+            while True:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    return
+                self.lines += chunk.decode(errors="replace").splitlines()
+        except OSError:
+            return
+
+    def wait_for(self, text, seconds):
+        end = time.time() + seconds
+        while time.time() < end:
+            if any(text in line for line in self.lines):
+                return True
+            time.sleep(0.05)
+        return False
+
+    def close(self):
+        self.sock.close()
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1)) / 1024
+
+
+GARBAGE = [b"quit", b"setoption name SyzygyPath value /", b"setoption name EvalFile value /etc/passwd",
+           b"setoption name PGNLog value /tmp/x", b"\x00\x01\x02", b"go\x1b[2J", b"", b"uci", b"xboard",
+           b"position fen not/a/fen w - - 0 1", b"position startpos moves e2e5 zz", b"go depth -7",
+           b"setoption name Hash value 99999999999", "ü".encode() * 50, b"stop stop stop"]
+VALID = [b"isready", b"position startpos moves e2e4", b"go depth 2", b"stop", b"ucinewgame",
+         b"setoption name MultiPV value 2", b"setoption name MultiPV value 1"]
+
+
+def flood(port, count, seed, refused):
+    rng = random.Random(seed)
+    for _ in range(count):
+        if rng.random() < 1 / 3:
+            body = rng.choice(GARBAGE) if rng.random() < 0.8 else bytes(rng.randrange(256) for _ in range(5000))
+        else:
+            body = rng.choice(VALID)
+        try:
+            status, _ = request(port, "POST", "/command", body)
+            refused[status] = refused.get(status, 0) + 1
+        except OSError:
+            refused["error"] = refused.get("error", 0) + 1
+
+
+def main(engine):
+    port = free_port()
+    server = subprocess.Popen([engine, "web", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    first = server.stdout.readline()
+    check(f"http://127.0.0.1:{port}/" in first, f"prints its address: {first.strip()!r}")
+
+    # 1. Assets and paths.
+    for path in ("/", "/assets/app.js", "/assets/app.css", "/assets/pieces/standard.svg"):
+        status, body = request(port, "GET", path)
+        check(status == 200 and len(body) > 100, f"GET {path}: {status}, {len(body)} bytes")
+    for path in ("/../etc/passwd", "/assets/../../etc/passwd", "/%2e%2e/etc/passwd", "/assets/%2E%2E/%2e%2e/etc/passwd",
+                 "/..%2fetc%2fpasswd", "/assets/..%5c..%5cetc/passwd", "/index.html/../../etc/passwd", "/nothing",
+                 "/assets/", "//etc/passwd"):
+        status, body = request(port, "GET", path)
+        check(status == 404 and b"root:" not in body, f"GET {path}: {status}")
+
+    # 2. Foreign Origin and Host.
+    status, _ = request(port, "POST", "/command", b"isready", {"Origin": "http://evil.example"})
+    check(status == 403, f"POST /command from a foreign Origin: {status}")
+    status, _ = request(port, "GET", "/events", headers={"Origin": "http://evil.example"}, timeout=5)
+    check(status == 403, f"GET /events from a foreign Origin: {status}")
+    status, _ = request(port, "GET", "/", headers={"Host": f"rebound.example:{port}"})
+    check(status == 403, f"a foreign Host (DNS rebinding): {status}")
+    status, _ = request(port, "POST", "/command", b"isready", {"Origin": f"http://127.0.0.1:{port}"})
+    check(status == 200, f"POST /command from its own Origin: {status}")
+
+    # 3. Commands outside the subset, oversized bodies.
+    for body in (b"quit", b"setoption name SyzygyPath value /tmp", b"setoption name EvalFile value /etc/passwd",
+                 b"go\x07", b""):
+        status, _ = request(port, "POST", "/command", body)
+        check(status == 400, f"refused {body[:40]!r}: {status}")
+    status, _ = request(port, "POST", "/command", b"go " + b"x" * 10000)
+    check(status == 413, f"a 10 kB command: {status}")
+    status, _ = request(port, "POST", "/pgn", b"moves e2e4 e7e5 e1e3")
+    check(status == 400, f"a PGN request with an illegal move: {status}")
+
+    # 4. Concurrent streams and the connection limit.
+    streams = [EventStream(port) for _ in range(STREAMS)]
+    time.sleep(1)
+    request(port, "POST", "/command", b"isready")
+    got = sum(s.wait_for("data: readyok", 10) for s in streams)
+    check(got == STREAMS, f"{STREAMS} concurrent event streams each got readyok ({got})")
+    extra = [EventStream(port) for _ in range(100)]
+    time.sleep(1.5)
+    served = sum(1 for s in extra if any(line.startswith("HTTP/1.1 200") for line in s.lines))
+    check(served <= 256 - STREAMS, f"beyond the limit of 256 connections none is served ({served} of 100 served, "
+          f"{256 - STREAMS} places were free)")
+    for s in extra:
+        s.close()
+    rss_before = rss_mb(server.pid)
+
+    # 5. The flood.
+    start, counts, threads = time.time(), [{} for _ in range(8)], []
+    for k in range(8):
+        threads.append(threading.Thread(target=flood, args=(port, MESSAGES // 8, k, counts[k])))
+        threads[-1].start()
+    for t in threads:
+        t.join()
+    seconds = time.time() - start
+    total = {}
+    for c in counts:
+        for k, v in c.items():
+            total[k] = total.get(k, 0) + v
+    check(seconds <= 30 and sum(total.values()) == MESSAGES, f"{MESSAGES} messages in {seconds:.1f} s: {total}")
+    for s in streams:
+        s.close()
+    time.sleep(1)
+    fresh = EventStream(port)
+    time.sleep(0.5)
+    request(port, "POST", "/command", b"stop")
+    request(port, "POST", "/command", b"isready")
+    check(fresh.wait_for("data: readyok", 10), "after the flood a fresh page gets readyok")
+    status, _ = request(port, "GET", "/")
+    check(status == 200, "and the page is still served")
+    rss_after = rss_mb(server.pid)
+    check(rss_after <= RSS_BOUND_MB, f"resident memory {rss_before:.0f} MB before the flood, {rss_after:.0f} MB after "
+          f"(bound {RSS_BOUND_MB} MB)")
+    fresh.close()
+
+    # 6. A clean stop.
+    server.send_signal(signal.SIGTERM)
+    try:
+        out, err = server.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        out, err = server.communicate()
+    sanitizer = [line for line in err.splitlines() if "Sanitizer" in line or "runtime error" in line]
+    check(server.returncode == 0 and "stopped" in out and not sanitizer,
+          f"SIGTERM: exit {server.returncode}, sanitizer reports: {sanitizer[:3]}")
+    print(f"{'all passed' if not failures else str(len(failures)) + ' failed'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./bachess")))
