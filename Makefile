@@ -14,6 +14,7 @@
 #   make book-interop  opening books and PGN against polyglot and pgn-extract
 #   make perft-full the whole perft suite at its full depths
 #   make perft-speed  perft speed side by side with Stockfish
+#   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
 #   make lab        the game-tree lab: refresh the tables and plot in docs/lab.md (gnuplot)
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
 #
@@ -39,7 +40,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug tuning test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug tuning test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -150,6 +151,7 @@ test: test-deps
 	$(MAKE) --no-print-directory bench-check
 	$(MAKE) --no-print-directory nnue-train-test
 	$(MAKE) --no-print-directory syzygy-test
+	$(MAKE) --no-print-directory web-tests
 	$(MAKE) --no-print-directory fuzz-short
 
 unit-tests: $(EXE) $(BUILD)/release/unit-tests
@@ -183,6 +185,14 @@ sanitize-tests: $(BUILD)/sanitize/unit-tests
 console-tests: $(EXE) $(BUILD)/bachess-sanitize
 	python3 tests/console_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
 	python3 tests/console_test.py $(BUILD)/bachess-sanitize
+
+# `bachess web`: the server under bad and heavy use (tests/web_server_test.py),
+# optimised and with the sanitizers; the page in headless chromium
+# (tests/web_browser_test.mjs), with a screenshot in $(BUILD)/web.png (docs/web.png is one).
+web-tests: $(EXE) $(BUILD)/bachess-sanitize
+	python3 tests/web_server_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
+	ASAN_OPTIONS=quarantine_size_mb=8 python3 tests/web_server_test.py $(BUILD)/bachess-sanitize
+	node tests/web_browser_test.mjs $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) $(BUILD)/web.png
 
 # Memory (tests/memory_test.py): Hash N costs N MiB of resident memory, up
 # and down, with the optimised build; whole games over UCI and CECP leak

@@ -26,7 +26,7 @@ HEADERS     := $(wildcard src/*.h src/*/*.h) fuzz/fuzz_common.h
 .PHONY: all
 all: $(patsubst %,$(OUT)/fuzz_%,$(TARGETS))
 
-# The built-in NNUE network is assembled into this object (.incbin); after
+# The built-in NNUE network and the web page are assembled into these objects (.incbin); after
 # `all`, which must stay the first target.
 $(OUT)/obj/nnue/default_net.o: nets/default.nnue
 $(OUT)/obj/web/web_assets.o: $(shell find src/web/assets -type f)

@@ -1,6 +1,13 @@
 #!/bin/sh
-# Installs the Debian packages the tests need, if any is missing.
+# Installs the Debian packages the tests need, if any is missing, and the
+# npm packages of the web page's browser test (web/package-lock.json).
 # Runs as root directly, or through sudo for a normal user.
 set -e
-PACKAGES="gcc clang libclang-rt-14-dev make libcriterion-dev stockfish python3 pgn-extract xboard xvfb xauth polyglot fairymax valgrind fathom python3-torch python3-numpy libopenblas0"
-exec "$(dirname "$0")/apt-install-missing.sh" $PACKAGES
+PACKAGES="gcc clang libclang-rt-14-dev make libcriterion-dev stockfish python3 pgn-extract xboard xvfb xauth polyglot fairymax valgrind fathom python3-torch python3-numpy libopenblas0 chromium"
+# Node.js and npm from Debian unless the machine already has them (another
+# build of Node.js would conflict with Debian's npm).
+command -v node >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs"
+command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES npm"
+"$(dirname "$0")/apt-install-missing.sh" $PACKAGES
+web="$(dirname "$0")/../web"
+[ -d "$web/node_modules/playwright-core" ] || (cd "$web" && npm ci --no-audit --no-fund --loglevel=error)

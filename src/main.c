@@ -36,7 +36,7 @@ static void usage(void)
          "  bachess lab [OPTIONS]         game-tree lab: search algorithms on synthetic trees\n"
          "  bachess book build|probe|key|info|dump|walk|read ...  opening books and PGN files\n"
          "  bachess tune extract|run ...  tune the evaluation weights on positions from games (Texel)\n"
-         "  bachess web [--port N] [--open]  play and analyse in the browser at http://127.0.0.1:8088/\n"
+         "  bachess web [--port N] [--bind ADDR] [--open]  play and analyse in the browser (http://127.0.0.1:8088/)\n"
          "  bachess datagen --out FILE ...  self-play training data for the NNUE evaluation (--help)\n"
          "  bachess tb probe [--path DIRS] [--no50] FEN|-  Syzygy tablebases: WDL, DTZ and the best moves");
 }

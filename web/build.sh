@@ -1,6 +1,7 @@
 #!/bin/sh
 # web/build.sh — rebuilds the page of `bachess web` into src/web/assets/
-# (committed, so that building bachess needs neither npm nor the network):
+# (committed, so that building bachess needs neither npm nor the network;
+# the page itself, src/web/assets/index.html, is written there by hand):
 # the bundle of src/app.js with chess.js and cm-chessboard (versions pinned
 # in package-lock.json), the styles, and cm-chessboard's sprites.
 set -e
@@ -12,7 +13,6 @@ npx esbuild src/app.js --bundle --minify --format=iife --target=es2020 --legal-c
 cm=node_modules/cm-chessboard/assets
 cat $cm/chessboard.css $cm/extensions/markers/markers.css $cm/extensions/arrows/arrows.css \
     $cm/extensions/promotion-dialog/promotion-dialog.css src/app.css | grep -v "sourceMappingURL" > $out/app.css
-cp src/index.html $out/index.html
 cp $cm/pieces/standard.svg $out/pieces/
 cp $cm/extensions/markers/markers.svg $out/extensions/markers/
 cp $cm/extensions/arrows/arrows.svg $out/extensions/arrows/

@@ -106,8 +106,11 @@ function searchInfo(info) {
 function searchFinished(best) {
   if (state.mode !== "play" || state.over || state.playSearchFen !== state.game.fen()) return
   stopClock()
-  const move = state.game.move({ from: best.slice(0, 2), to: best.slice(2, 4), promotion: best[4] })
-  if (!move) return status("the engine's move " + best + " is not legal here")
+  try {
+    state.game.move({ from: best.slice(0, 2), to: best.slice(2, 4), promotion: best[4] })
+  } catch {
+    return status("the engine's move " + best + " is not legal here")
+  }
   afterMove()
 }
 
