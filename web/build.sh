@@ -2,7 +2,7 @@
 # web/build.sh — rebuilds the page of `bachess web` into src/web/assets/
 # (committed, so that building bachess needs neither npm nor the network;
 # the page itself, src/web/assets/index.html, is written there by hand):
-# the bundle of src/app.js with chess.js and cm-chessboard (versions pinned
+# the bundle of src/app.js with chessops and cm-chessboard (versions pinned
 # in package-lock.json), the styles, and cm-chessboard's sprites.
 set -e
 cd "$(dirname "$0")"

@@ -1,7 +1,13 @@
-// app.js — the page of `bachess web`: a board (cm-chessboard) and the game's
-// rules (chess.js) in the browser, the engine on the server. The page sends
-// UCI lines to POST /command and hears the engine's lines on /events.
-import { Chess } from "chess.js"
+// app.js — the page of `bachess web`: a board (cm-chessboard) and the rules
+// of chess and Chess960 (chessops) in the browser, the engine on the server.
+// The page sends UCI lines to POST /command and hears the engine's lines on
+// /events; a game is its start position and its list of moves.
+import { Chess, castlingSide, normalizeMove } from "chessops/chess"
+import { parseFen, makeFen, INITIAL_FEN } from "chessops/fen"
+import { makeSan, parseSan } from "chessops/san"
+import { parseUci, makeUci, makeSquare, parseSquare, kingCastlesTo, squareRank } from "chessops/util"
+import { chessgroundDests } from "chessops/compat"
+import { parsePgn, startingPosition } from "chessops/pgn"
 import { Chessboard, COLOR, INPUT_EVENT_TYPE, BORDER_TYPE } from "cm-chessboard/src/Chessboard.js"
 import { Markers } from "cm-chessboard/src/extensions/markers/Markers.js"
 import { Arrows, ARROW_TYPE } from "cm-chessboard/src/extensions/arrows/Arrows.js"
@@ -10,10 +16,114 @@ import { PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE } from "cm-chessboard/src
 const $ = (id) => document.getElementById(id)
 const MATE_CP = 100000
 
+// ---- the game ---------------------------------------------------------------------
+// The position after the moves, and each move as chessops, SAN and the engine's UCI.
+class Game {
+  constructor(fen = INITIAL_FEN, chess960 = false) {
+    this.startFen = fen
+    this.chess960 = chess960
+    this.moves = []
+    this.replay()
+  }
+
+  static start(fen) {
+    const setup = parseFen(fen)
+    if (setup.isErr) return setup
+    return Chess.fromSetup(setup.value)
+  }
+
+  replay() {
+    this.pos = Game.start(this.startFen).unwrap()
+    this.seen = [this.key()]
+    for (const m of this.moves) {
+      this.pos.play(m.move)
+      this.seen.push(this.key())
+    }
+  }
+
+  key() { return makeFen(this.pos.toSetup(), { epd: true }) }
+  fen() { return makeFen(this.pos.toSetup()) }
+  turn() { return this.pos.turn === "white" ? "w" : "b" }
+  history() { return this.moves.map((m) => m.san) }
+  undo() { if (this.moves.length) { this.moves.pop(); this.replay() } }
+
+  // The legal move from one square to another (a king onto its own rook, or
+  // two squares in normal chess, castles), or null.
+  legal(from, to, promotion) {
+    const move = normalizeMove(this.pos, { from: parseSquare(from), to: parseSquare(to), promotion })
+    return this.pos.isLegal(move) ? move : null
+  }
+
+  fromUci(uci) {
+    const m = parseUci(uci)
+    return m ? this.legalMove(normalizeMove(this.pos, m)) : null
+  }
+
+  legalMove(m) { return this.pos.isLegal(m) ? m : null }
+
+  // The destinations of each square's piece, castling included in both forms.
+  dests() { return chessgroundDests(this.pos, { chess960: this.chess960 }) }
+
+  isPromotion(from, to) {
+    const piece = this.pos.board.get(parseSquare(from))
+    const rank = squareRank(parseSquare(to))
+    return piece && piece.role === "pawn" && (rank === 0 || rank === 7)
+  }
+
+  // In normal chess UCI castles with the king's two-square step, in Chess960 king takes rook.
+  engineUci(pos, m) {
+    const side = castlingSide(pos, m)
+    if (side && !this.chess960) return makeSquare(m.from) + makeSquare(kingCastlesTo(pos.turn, side))
+    return makeUci(m)
+  }
+
+  play(m) {
+    this.moves.push({ move: m, san: makeSan(this.pos, m), uci: this.engineUci(this.pos, m) })
+    this.pos.play(m)
+    this.seen.push(this.key())
+  }
+
+  sanLine(pv) {
+    const pos = this.pos.clone(), san = []
+    for (const uci of pv) {
+      const m = parseUci(uci) && normalizeMove(pos, parseUci(uci))
+      if (!m || !pos.isLegal(m)) break
+      san.push(makeSan(pos, m))
+      pos.play(m)
+    }
+    return san.join(" ")
+  }
+
+  endText() {
+    const p = this.pos
+    if (p.isCheckmate()) return (p.turn === "white" ? "Black" : "White") + " mates"
+    if (p.isStalemate()) return "stalemate"
+    if (p.isInsufficientMaterial()) return "draw: insufficient material"
+    if (this.seen.filter((k) => k === this.key()).length >= 3) return "draw by repetition"
+    if (p.halfmoves >= 100) return "draw by the fifty-move rule"
+    return null
+  }
+}
+
+// A Chess960 start position at random: bishops on squares of both colours,
+// the king between the rooks (Scharnagl's rules); castling as X-FEN KQkq.
+function random960() {
+  const rank = Array(8).fill(null), free = () => rank.map((p, i) => (p ? -1 : i)).filter((i) => i >= 0)
+  const pick = (list) => list[Math.floor(Math.random() * list.length)]
+  rank[pick([0, 2, 4, 6])] = "b"
+  rank[pick([1, 3, 5, 7])] = "b"
+  rank[pick(free())] = "q"
+  rank[pick(free())] = "n"
+  rank[pick(free())] = "n"
+  const [a, k, h] = free()
+  rank[a] = "r", rank[k] = "k", rank[h] = "r"
+  const black = rank.join("")
+  return `${black}/pppppppp/8/8/8/8/PPPPPPPP/${black.toUpperCase()} w KQkq - 0 1`
+}
+
 // ---- state ------------------------------------------------------------------
 const state = {
-  game: new Chess(),
-  startFen: null,            // null: the standard start position
+  game: new Game(),
   mode: "play",              // "play" or "analyse"
   human: "w",
   evals: [],                 // White's view, in centipawns, by ply
@@ -35,12 +145,11 @@ async function send(line) {
 }
 
 function positionCommand() {
-  const start = state.startFen ? "fen " + state.startFen : "startpos"
-  const moves = state.game.history({ verbose: true }).map(uciOf)
+  const g = state.game
+  const start = g.startFen === INITIAL_FEN && !g.chess960 ? "startpos" : "fen " + g.startFen
+  const moves = g.moves.map((m) => m.uci)
   return "position " + start + (moves.length ? " moves " + moves.join(" ") : "")
 }
-
-const uciOf = (m) => m.from + m.to + (m.promotion || "")
 
 async function go(args) {
   state.goSent++
@@ -93,7 +202,7 @@ function searchInfo(info) {
     $("search-stats").textContent = `depth ${info.depth}  ${Math.round((info.nps || 0) / 1000)} kN/s`
   }
   if (state.mode === "analyse") {
-    state.lines[info.multipv - 1] = `${formatScore(white)}  ${sanLine(info.pv)}`
+    state.lines[info.multipv - 1] = `${formatScore(white)}  ${state.game.sanLine(info.pv)}`
     $("lines").innerHTML = ""
     for (const text of state.lines) {
       const li = document.createElement("li")
@@ -106,26 +215,15 @@ function searchInfo(info) {
 function searchFinished(best) {
   if (state.mode !== "play" || state.over || state.playSearchFen !== state.game.fen()) return
   stopClock()
-  try {
-    state.game.move({ from: best.slice(0, 2), to: best.slice(2, 4), promotion: best[4] })
-  } catch {
-    return status("the engine's move " + best + " is not legal here")
-  }
+  const move = state.game.fromUci(best)
+  if (!move) return status("the engine's move " + best + " is not legal here")
+  state.game.play(move)
   afterMove()
 }
 
 function formatScore(white) {
   if (Math.abs(white) > MATE_CP / 2) return (white > 0 ? "#" : "#-") + (MATE_CP - Math.abs(white))
   return (white >= 0 ? "+" : "") + (white / 100).toFixed(2)
-}
-
-function sanLine(pv) {
-  const copy = new Chess(state.game.fen())
-  const san = []
-  for (const m of pv) {
-    try { san.push(copy.move({ from: m.slice(0, 2), to: m.slice(2, 4), promotion: m[4] }).san) } catch { break }
-  }
-  return san.join(" ")
 }
 
 function startThinking() {
@@ -193,9 +291,9 @@ function onMoveInput(event) {
   switch (event.type) {
   case INPUT_EVENT_TYPE.moveInputStarted: {
     if (!humanMayMove()) return false
-    const moves = state.game.moves({ square: event.squareFrom, verbose: true })
-    board.addLegalMovesMarkers(moves)
-    return moves.length > 0
+    const dests = state.game.dests().get(event.squareFrom) || []
+    board.addLegalMovesMarkers(dests.map((to) => ({ to })))
+    return dests.length > 0
   }
   case INPUT_EVENT_TYPE.validateMoveInput:
     return validateMove(event)
@@ -209,48 +307,43 @@ function onMoveInput(event) {
 
 function validateMove(event) {
   board.removeLegalMovesMarkers()
-  const legal = state.game.moves({ square: event.squareFrom, verbose: true }).filter((m) => m.to === event.squareTo)
-  if (!legal.length) {
-    status(`illegal move ${event.squareFrom}-${event.squareTo} refused`)
-    return false
-  }
-  if (legal[0].promotion) {
-    board.showPromotionDialog(event.squareTo, state.game.turn() === "w" ? COLOR.white : COLOR.black, (result) => {
+  const { squareFrom: from, squareTo: to } = event
+  if (state.game.isPromotion(from, to) && state.game.legal(from, to, "queen")) {
+    board.showPromotionDialog(to, state.game.turn() === "w" ? COLOR.white : COLOR.black, (result) => {
       if (result.type === PROMOTION_DIALOG_RESULT_TYPE.pieceSelected)
-        humanMove({ from: event.squareFrom, to: event.squareTo, promotion: result.piece.charAt(1) })
+        humanMove(state.game.legal(from, to, ROLE_OF[result.piece.charAt(1)]))
       else board.setPosition(state.game.fen(), true)
     })
     return true
   }
-  humanMove({ from: event.squareFrom, to: event.squareTo })
+  const move = state.game.legal(from, to)
+  if (!move) {
+    status(`illegal move ${from}-${to} refused`)
+    return false
+  }
+  humanMove(move)
   return true
 }
+
+const ROLE_OF = { q: "queen", r: "rook", b: "bishop", n: "knight" }
 
 async function humanMove(move) {
   await stopSearch()
   if (state.mode === "play") stopClock()
-  state.game.move(move)
+  state.game.play(move)
   afterMove()
 }
 
 function afterMove() {
   board.setPosition(state.game.fen(), true)
   drawMoves()
-  if (state.game.isGameOver()) {
+  const end = state.game.endText()
+  if (end) {
     state.over = true
     state.clockSide = null
-    status(gameOverText())
+    status(end)
   } else status(state.mode === "play" ? (state.game.turn() === state.human ? "your move" : "bachess is thinking") : "analysing")
   startThinking()
-}
-
-function gameOverText() {
-  const g = state.game
-  if (g.isCheckmate()) return (g.turn() === "w" ? "Black" : "White") + " mates"
-  if (g.isStalemate()) return "stalemate"
-  if (g.isThreefoldRepetition()) return "draw by repetition"
-  if (g.isInsufficientMaterial()) return "draw: insufficient material"
-  return "draw by the fifty-move rule"
 }
 
 function drawMoves() {
@@ -293,10 +386,10 @@ function drawGraph() {
 function status(text) { $("status").textContent = text }
 
 // ---- the buttons ----------------------------------------------------------------
-async function newGame(fen) {
+async function newGame(fen, chess960) {
   await stopSearch()
-  state.game = new Chess(fen || undefined)
-  state.startFen = fen || null
+  state.game = new Game(fen || INITIAL_FEN, !!chess960)
+  $("chess960").checked = !!chess960
   state.evals = []
   state.over = false
   state.human = $("colour").value
@@ -306,6 +399,7 @@ async function newGame(fen) {
   state.clockSide = null
   board.setOrientation(state.human === "w" ? COLOR.white : COLOR.black)
   await send("ucinewgame")
+  await send(`setoption name UCI_Chess960 value ${!!chess960}`)
   await send(`setoption name UCI_LimitStrength value ${$("limit").checked}`)
   await send(`setoption name UCI_Elo value ${Math.min(2800, Math.max(800, +$("elo").value || 1500))}`)
   drawGraph()
@@ -333,32 +427,38 @@ async function setMode(mode) {
   afterMove()
 }
 
-function importPgn(text) {
-  const g = new Chess()
-  try { g.loadPgn(text) } catch (e) { return status("cannot read that PGN: " + e.message) }
-  const fen = g.getHeaders ? g.getHeaders().FEN : g.header().FEN
-  const moves = g.history({ verbose: true })
-  newGameFrom(fen, moves)
-}
-
-async function newGameFrom(fen, moves) {
+async function importPgn(text) {
+  const games = parsePgn(text)
+  if (!games.length) return status("no game in that PGN")
+  const headers = games[0].headers
+  const start = startingPosition(headers)
+  if (start.isErr) return status("cannot read that PGN's start position")
+  const chess960 = /960|fischer/i.test(headers.get("Variant") || "")
+  const game = new Game(makeFen(start.value.toSetup()), chess960)
+  for (const node of games[0].moves.mainline()) {
+    const move = parseSan(game.pos, node.san)
+    if (!move) return status(`cannot read the move ${node.san} of that PGN`)
+    game.play(move)
+  }
   await stopSearch()
-  state.game = new Chess(fen || undefined)
-  state.startFen = fen || null
-  for (const m of moves) state.game.move(m)
+  await send(`setoption name UCI_Chess960 value ${chess960}`)
+  state.game = game
+  $("chess960").checked = chess960
   state.evals = []
   state.over = false
-  if (state.mode === "play") await setMode("analyse"), document.querySelector("input[value=analyse]").checked = true
-  else afterMove()
+  document.querySelector("input[value=analyse]").checked = true
+  await setMode("analyse")
+  status(`PGN imported: ${game.moves.length} plies`)
 }
 
 async function exportPgn() {
   const human = "You", engine = "bachess"
   const lines = []
-  if (state.startFen) lines.push("fen " + state.startFen)
+  if (state.game.startFen !== INITIAL_FEN || state.game.chess960) lines.push("fen " + state.game.startFen)
+  if (state.game.chess960) lines.push("chess960")
   lines.push("white " + (state.mode === "play" && state.human === "b" ? engine : human))
   lines.push("black " + (state.mode === "play" && state.human === "b" ? human : engine))
-  lines.push("moves " + state.game.history({ verbose: true }).map(uciOf).join(" "))
+  lines.push("moves " + state.game.moves.map((m) => m.uci).join(" "))
   const r = await fetch("/pgn", { method: "POST", body: lines.join("\n") })
   const text = await r.text()
   if (!r.ok) return status("PGN export failed: " + text)
@@ -371,12 +471,14 @@ async function exportPgn() {
 }
 
 function wire() {
-  $("new-game").onclick = () => newGame(null)
+  $("new-game").onclick = () => newGame(null, false)
   $("takeback").onclick = takeBack
   $("flip").onclick = () => { board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white); tickClocks() }
+  $("new-960").onclick = () => newGame(random960(), true)
   $("set-fen").onclick = () => {
-    try { new Chess($("fen").value.trim()) } catch (e) { return status("bad FEN: " + e.message) }
-    newGame($("fen").value.trim())
+    const fen = $("fen").value.trim(), start = Game.start(fen)
+    if (start.isErr) return status("bad FEN: " + start.error.message)
+    newGame(makeFen(start.value.toSetup()), $("chess960").checked)
   }
   $("import-pgn").onclick = () => importPgn($("pgn").value)
   $("pgn-file").onchange = async (e) => { if (e.target.files[0]) importPgn(await e.target.files[0].text()) }
@@ -388,8 +490,11 @@ function wire() {
 }
 
 // For the browser test: the game as the page holds it.
-window.bachess = { fen: () => state.game.fen(), moves: () => state.game.history(), evals: () => state.evals }
+window.bachess = {
+  fen: () => state.game.fen(), startFen: () => state.game.startFen, chess960: () => state.game.chess960,
+  moves: () => state.game.history(), uci: () => state.game.moves.map((m) => m.uci), evals: () => state.evals,
+}
 
 listen()
 wire()
-newGame(null)
+newGame(null, false)
