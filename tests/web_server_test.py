@@ -14,7 +14,8 @@ heavy use, with any build (run once optimised, once with ASan/UBSan):
      `readyok` to `isready`, and the resident memory stays under
      RSS_BOUND_MB (under AddressSanitizer, run with a small quarantine:
      ASAN_OPTIONS=quarantine_size_mb=8, whose shadow memory is extra);
-  6. SIGTERM stops it cleanly (exit 0; the sanitizers report nothing).
+  6. a connection idle for 30 s is closed;
+  7. SIGTERM stops it cleanly (exit 0; the sanitizers report nothing).
 
     python3 tests/web_server_test.py ./bachess
 """
@@ -181,7 +182,10 @@ def main(engine):
         s.close()
     rss_before = rss_mb(server.pid)
 
-    # 5. The flood.
+    # 5. The flood; meanwhile a connection that sends half a request and then nothing.
+    idle = socket.create_connection(("127.0.0.1", port))
+    idle.sendall(b"GET / HTTP/1.1\r\n")
+    idle_since = time.time()
     start, counts, threads = time.time(), [{} for _ in range(8)], []
     for k in range(8):
         threads.append(threading.Thread(target=flood, args=(port, MESSAGES // 8, k, counts[k], FLOOD_SECONDS)))
@@ -197,6 +201,15 @@ def main(engine):
           f"{MESSAGES} messages paced over {FLOOD_SECONDS} s, all answered after {seconds:.1f} s: {total}")
     for s in streams:
         s.close()
+    idle.settimeout(max(1.0, idle_since + 40 - time.time()))
+    try:
+        closed = idle.recv(1) == b""
+    except socket.timeout:
+        closed = False
+    except OSError:
+        closed = True
+    check(closed, f"an idle connection is closed ({time.time() - idle_since:.0f} s after its last byte; limit 30 s)")
+    idle.close()
     time.sleep(1)
     fresh = EventStream(port)
     time.sleep(0.5)
