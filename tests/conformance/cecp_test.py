@@ -231,6 +231,9 @@ def s08_st_reply():
 def s09_go_white_then_force():
     with cecp() as eng:
         eng.send("new")
+        # A clock of its own: with XBoard's default (40 moves in 5 minutes) the
+        # first move may rightly take 12 s or more, too close to the bound below.
+        eng.send("level 40 1 0")
         eng.send("go")
         m = eng.expect(MOVE, 15)
         legal(m.group(1))
