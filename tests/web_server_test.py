@@ -2,6 +2,8 @@
 """web_server_test.py — the server of `bachess web` (issue 16) under bad and
 heavy use, with any build (run once optimised, once with ASan/UBSan):
 
+  0. engine options from the command line (--threads, --hash, --syzygy):
+     a bad value stops it with exit 2, the tables given are probed;
   1. the page and its assets are served; any other path is 404, path
      traversal in plain and percent-encoded forms included;
   2. a foreign Origin or Host is refused (403), for commands and events;
@@ -132,8 +134,13 @@ def flood(port, count, seed, refused, seconds):
 
 def main(engine):
     port = free_port()
-    server = subprocess.Popen([engine, "web", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
+    bad = subprocess.run([engine, "web", "--port", str(port), "--threads", "0"], capture_output=True, text=True,
+                         timeout=30)
+    check(bad.returncode == 2 and "Threads" in bad.stderr, f"--threads 0 refused: exit {bad.returncode}, "
+          f"{bad.stderr.strip()[:80]!r}")
+    tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "syzygy")
+    server = subprocess.Popen([engine, "web", "--port", str(port), "--hash", "32", "--threads", "2", "--syzygy", tables],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first = server.stdout.readline()
     check(f"http://127.0.0.1:{port}/" in first, f"prints its address: {first.strip()!r}")
 
@@ -216,6 +223,11 @@ def main(engine):
     request(port, "POST", "/command", b"stop")
     request(port, "POST", "/command", b"isready")
     check(fresh.wait_for("data: readyok", 10), "after the flood a fresh page gets readyok")
+    request(port, "POST", "/command", b"position fen 8/8/8/4k3/8/8/8/KR6 w - - 0 1")
+    request(port, "POST", "/command", b"go depth 6")
+    fresh.wait_for("data: bestmove", 20)
+    hits = [int(m.group(1)) for line in fresh.lines for m in [re.search(r" tbhits (\d+)", line)] if m]
+    check(hits and max(hits) > 0, f"the engine of --syzygy probes the tables (tbhits {max(hits) if hits else None})")
     status, _ = request(port, "GET", "/")
     check(status == 200, "and the page is still served")
     rss_after = rss_mb(server.pid)

@@ -20,11 +20,14 @@ static void request_stop(int signal) { (void)signal, stop_requested = 1; }
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bachess web [--port N] [--bind ADDRESS] [--open]\n"
+    fprintf(stderr, "usage: bachess web [--port N] [--bind ADDRESS] [--open] [--threads N] [--hash MB]\n"
+                    "                   [--syzygy DIRS]\n"
                     "  --port N          the port (default %d)\n"
                     "  --bind ADDRESS    the IPv4 address to listen on (default 127.0.0.1, this machine\n"
                     "                    only; to reach it from elsewhere, prefer an SSH tunnel)\n"
-                    "  --open            open the page in the desktop's browser (xdg-open)\n",
+                    "  --open            open the page in the desktop's browser (xdg-open)\n"
+                    "  --threads N, --hash MB, --syzygy DIRS\n"
+                    "                    the engine's Threads, Hash and SyzygyPath (the page cannot set them)\n",
             WEB_DEFAULT_PORT);
 }
 
@@ -49,7 +52,20 @@ int web_command(int argc, char **argv)
     long port = WEB_DEFAULT_PORT;
     const char *address = "127.0.0.1";
     bool open_page = false;
+    /* Engine options from the command line, set once the engine is up. */
+    static const char *const FLAG_OPTIONS[][2] = { { "--threads", "Threads" }, { "--hash", "Hash" },
+                                                   { "--syzygy", "SyzygyPath" } };
+    const char *option_values[3] = { NULL, NULL, NULL };
     for (int i = 0; i < argc; i++) {
+        bool taken = false;
+        for (int k = 0; k < 3 && i + 1 < argc; k++)
+            if (strcmp(argv[i], FLAG_OPTIONS[k][0]) == 0) {
+                option_values[k] = argv[++i];
+                taken = true;
+                break;
+            }
+        if (taken)
+            continue;
         if (strcmp(argv[i], "--port") == 0 && i + 1 < argc && parse_port(argv[i + 1], &port))
             i++;
         else if (strcmp(argv[i], "--bind") == 0 && i + 1 < argc)
@@ -63,6 +79,11 @@ int web_command(int argc, char **argv)
     }
     char error[256], url[96];
     web_session_start();
+    for (int k = 0; k < 3; k++)
+        if (option_values[k] && !web_session_set_option(FLAG_OPTIONS[k][1], option_values[k])) {
+            web_session_stop();
+            return 2;
+        }
     if (!web_server_start(address, (uint16_t)port, error, sizeof error)) {
         web_session_stop();
         fprintf(stderr, "bachess web: %s\n", error);

@@ -87,6 +87,22 @@ void web_session_stop(void)
     out_set_sink(NULL);
 }
 
+bool web_session_set_option(const char *name, const char *value)
+{
+    char line[WEB_COMMAND_MAX];
+    snprintf(line, sizeof line, "setoption name %s value %s", name, value);
+    uint64_t first = web_events_next();
+    run_uci(line);
+    /* The UCI front end answers a refused value with an error line. */
+    char reply[WEB_EVENT_LINE_MAX];
+    while (web_events_wait(&first, reply, sizeof reply, 0))
+        if (strstr(reply, "error")) {
+            fprintf(stderr, "bachess web: %s\n", reply);
+            return false;
+        }
+    return true;
+}
+
 bool web_session_command(const char *line, char *error, size_t error_size)
 {
     size_t length = strnlen(line, WEB_COMMAND_MAX);

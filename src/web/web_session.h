@@ -16,6 +16,9 @@ enum { WEB_COMMAND_MAX = 2048 };
 void web_session_start(void);
 /* Stops any search and detaches the output. */
 void web_session_stop(void);
+/* Sets an engine option from the command line of `bachess web` (trusted:
+ * any option, files included). False if the engine refused it. */
+bool web_session_set_option(const char *name, const char *value);
 /* Runs one command line from a page. False, with the reason in `error`,
  * when the line is not one a page may send. */
 bool web_session_command(const char *line, char *error, size_t error_size);
