@@ -6,7 +6,9 @@ trains a small network on them, and then
   1. the training loss and the held-out loss fall;
   2. the file written reads back to the same integer weights;
   3. the quantised network agrees with the float one within a stated bound;
-  4. the engine (`bachess eval --net`) gives exactly the Python integer value.
+  4. the engine (`bachess eval --net`) gives exactly the Python integer value;
+  5. a warm start (--init) from the file, with no epoch, writes the same file
+     back, and with one epoch starts from the network's loss, not a random one's.
 
     /usr/bin/python3 tests/nnue_train_test.py ./bachess
 """
@@ -108,7 +110,18 @@ def main(engine):
             wrong.append(fen)
     check(not wrong, "`bachess eval` without --net gives the built-in network's value (nets/default.nnue)"
           + (f"; first mismatch {wrong[0]}" if wrong else ""))
-    print(f"{7 - len(failures)} passed, {len(failures)} failed")
+
+    # A warm start: the same weights back with no training, the trained loss to begin with.
+    copy_path, more_path = os.path.join(work, "copy.nnue"), os.path.join(work, "more.nnue")
+    train.main([data_path, "--out", copy_path, "--hidden", "32", "--epochs", "0", "--seed", "3", "--init", net_path])
+    check(open(copy_path, "rb").read() == open(net_path, "rb").read(),
+          "--init with no epoch writes the network it started from, byte for byte")
+    train.main([data_path, "--out", more_path, "--hidden", "32", "--epochs", "1", "--batch", "256",
+                "--lr", "0.001", "--seed", "3", "--init", net_path])
+    start_loss = float(re.search(r"epoch 0: held-out loss ([0-9.]+)", open(more_path + ".log").read()).group(1))
+    check(abs(start_loss - held[-1]) < 0.25 * (held[0] - held[-1]),
+          f"--init starts from the trained loss: {start_loss:.5f} (trained {held[-1]:.5f}, random {held[0]:.5f})")
+    print(f"{9 - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 
 

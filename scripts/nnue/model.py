@@ -50,6 +50,16 @@ def quantise(net):
     return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": net.screlu}
 
 
+def load_quantised(net, q):
+    """Sets a float network to a network file's weights (a warm start): the
+    integers divided by their scales, so that quantising again gives them back."""
+    with torch.no_grad():
+        net.ft.weight.copy_(torch.from_numpy(q["w1"].astype(np.float32) / QA))
+        net.ft_bias.copy_(torch.from_numpy(q["b1"].astype(np.float32) / QA))
+        net.out.weight.copy_(torch.from_numpy(q["w2"].astype(np.float32).reshape(1, -1) / QB))
+        net.out.bias.fill_(q["b2"] / (QA * QB))
+
+
 def fnv1a(data):
     """The file's checksum: 32-bit FNV-1a over the payload."""
     h = 2166136261

@@ -3,7 +3,7 @@
 
     /usr/bin/python3 scripts/nnue/train.py DATA.bin [MORE.bin ...] --out NET.nnue
         [--hidden 32] [--epochs 10] [--batch 16384] [--lr 0.001] [--lambda 0.5]
-        [--k 400] [--positions N] [--seed 1] [--crelu] [--threads N]
+        [--k 400] [--positions N] [--seed 1] [--crelu] [--threads N] [--init NET.nnue]
 
 Reads the 32-byte records straight from memory-mapped files, in a shuffled
 order (a fresh permutation every epoch), and fits a perspective network
@@ -14,6 +14,10 @@ sigmoid(output * 400 / K). Prints the loss per epoch (training and a held-out
 2 %), the positions per second, then quantises (QA 255, QB 64) and writes the
 network file of docs/nnue.md. Everything it printed, with the command line,
 goes into NET.nnue.log: the net's provenance.
+
+--init starts from a network file's weights instead of random ones (its
+width and activation must match): a network can go on learning from new
+data in a later session, when the data it was trained on is gone.
 """
 import argparse
 import math
@@ -61,6 +65,7 @@ def main(argv):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--crelu", action="store_true")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--init", help="start from this network file's weights")
     args = ap.parse_args(argv)
     if args.hidden % 16 or not 16 <= args.hidden <= 512:
         ap.error("--hidden must be a multiple of 16 from 16 to 512")
@@ -85,6 +90,12 @@ def main(argv):
         f"lr {args.lr}, batch {args.batch}, seed {args.seed}, torch {torch.__version__}, {args.threads} thread(s)")
 
     net = model.PerspectiveNet(args.hidden, screlu=not args.crelu)
+    if args.init:
+        start = model.read_net(args.init)
+        if start["b1"].shape[0] != args.hidden or start["screlu"] == args.crelu:
+            ap.error(f"--init {args.init}: its width or activation differs from --hidden/--crelu")
+        model.load_quantised(net, start)
+        say(f"init: the weights of {args.init}")
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
     valid = batch_tensors(np.asarray(records[valid_idx]))
     with torch.no_grad():
