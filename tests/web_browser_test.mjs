@@ -181,6 +181,7 @@ async function main() {
 
     // Promotion through the dialog: an under-promotion to a knight.
     await page.check('input[name=mode][value=play]')
+    await page.evaluate(() => window.bachess.settled())
     await page.fill("#fen", "8/P6k/8/8/8/8/8/K7 w - - 0 1")
     await page.click("#set-fen")
     await page.waitForSelector('g[data-piece="wp"][data-square="a7"]')
@@ -194,13 +195,17 @@ async function main() {
     // Chess960: a new game from a random start, a pawn move by clicks, a legal reply.
     await page.fill("#minutes", "0.5")
     await page.click("#new-960")
+    await page.evaluate(() => window.bachess.settled())
     await page.waitForFunction(() => window.bachess.chess960() && window.bachess.moves().length === 0, null, { timeout: 5000 })
     const start960 = await page.evaluate(() => window.bachess.startFen())
+    // The game's state changes before the board is redrawn; a click before that lands on the
+    // old position (no pawn on b2 there), and the move is never made.
+    await page.waitForSelector('g[data-piece="wp"][data-square="b2"]', { timeout: 5000 })
     await click(page, "b2")
     await click(page, "b3")
     await waitPlies(page, 2, 30000)
     const ucis960 = await page.evaluate(() => window.bachess.uci())
-    check(legalLine(start960, ucis960), `Chess960 from ${start960.split(" ")[0]}: b3 and the engine's legal reply ${ucis960[1]}`)
+    check(ucis960.length === 2 && legalLine(start960, ucis960), `Chess960 from ${start960.split(" ")[0]}: b3 and the engine's legal reply ${ucis960[1]}`)
     await page.click("#export-pgn")
     await page.waitForFunction(() => document.querySelector("#pgn").value.includes("chess960"), null, { timeout: 5000 })
     // `book read` takes standard chess only, so the Chess960 PGN is checked as text: its tags,

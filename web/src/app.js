@@ -470,21 +470,32 @@ async function exportPgn() {
   status("PGN exported")
 }
 
+// The buttons' actions await the engine's replies; run them one after another, so that one
+// never draws or searches a game that another has half replaced (a FEN set while a mode
+// switch was still under way came out as the old position).
+let actions = Promise.resolve()
+function serially(action) {
+  return (...args) => (actions = actions.then(() => action(...args)).catch((e) => status("error: " + e.message)))
+}
+
 function wire() {
-  $("new-game").onclick = () => newGame(null, false)
-  $("takeback").onclick = takeBack
+  const newGameSerially = serially(newGame)
+  $("new-game").onclick = () => newGameSerially(null, false)
+  $("takeback").onclick = serially(takeBack)
   $("flip").onclick = () => { board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white); tickClocks() }
-  $("new-960").onclick = () => newGame(random960(), true)
+  $("new-960").onclick = () => newGameSerially(random960(), true)
   $("set-fen").onclick = () => {
     const fen = $("fen").value.trim(), start = Game.start(fen)
     if (start.isErr) return status("bad FEN: " + start.error.message)
-    newGame(makeFen(start.value.toSetup()), $("chess960").checked)
+    newGameSerially(makeFen(start.value.toSetup()), $("chess960").checked)
   }
-  $("import-pgn").onclick = () => importPgn($("pgn").value)
-  $("pgn-file").onchange = async (e) => { if (e.target.files[0]) importPgn(await e.target.files[0].text()) }
-  $("export-pgn").onclick = exportPgn
-  $("multipv").onchange = () => state.mode === "analyse" && setMode("analyse")
-  for (const radio of document.querySelectorAll("input[name=mode]")) radio.onchange = () => setMode(radio.value)
+  const importSerially = serially(importPgn)
+  $("import-pgn").onclick = () => importSerially($("pgn").value)
+  $("pgn-file").onchange = async (e) => { if (e.target.files[0]) importSerially(await e.target.files[0].text()) }
+  $("export-pgn").onclick = serially(exportPgn)
+  const setModeSerially = serially(setMode)
+  $("multipv").onchange = () => state.mode === "analyse" && setModeSerially("analyse")
+  for (const radio of document.querySelectorAll("input[name=mode]")) radio.onchange = () => setModeSerially(radio.value)
   board.enableMoveInput(onMoveInput)
   setInterval(tickClocks, 200)
 }
@@ -492,9 +503,10 @@ function wire() {
 // For the browser test: the game as the page holds it.
 window.bachess = {
   fen: () => state.game.fen(), startFen: () => state.game.startFen, chess960: () => state.game.chess960,
+  settled: () => actions,
   moves: () => state.game.history(), uci: () => state.game.moves.map((m) => m.uci), evals: () => state.evals,
 }
 
 listen()
 wire()
-newGame(null, false)
+serially(newGame)(null, false)
