@@ -187,6 +187,7 @@ static void register_search_switches(void)
         { "LateMovePruning", &s->late_move_pruning, true, "late move pruning" },
         { "SEEPruning", &s->see_pruning, true, "pruning of losing moves by static exchange" },
         { "HistoryPruning", &s->history_pruning, true, "pruning of quiet moves that kept failing after the same previous moves" },
+        { "CorrectionHistory", &s->correction_history, true, "static evaluation corrected by what searches found for the same pawns" },
         { "SingularExtension", &s->singular_extension, true, "singular extension" },
         { "CheckExtension", &s->check_extension, false, "check extension (off: it lost 34 Elo in self-play)" },
         { "IIR", &s->iir, true, "internal iterative reduction" },

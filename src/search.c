@@ -24,7 +24,7 @@ void search_options_default(SearchOptions *o)
         .null_move = true, .check_extension = false, .singular_extension = true, .lmr = true,
         .futility = true, .reverse_futility = true, .late_move_pruning = true, .see_pruning = true,
         .mate_distance_pruning = true, .aspiration = true, .iir = true, .qsearch_see = true,
-        .tt_values = true, .history_pruning = true, .selective_deepening = true, .few_moves = 3, .few_budget = 4, .single_budget = 10,
+        .tt_values = true, .history_pruning = true, .correction_history = true, .selective_deepening = true, .few_moves = 3, .few_budget = 4, .single_budget = 10,
     };
 }
 
@@ -38,6 +38,7 @@ void search_options_no_pruning(SearchOptions *o)
     o->null_move = o->singular_extension = o->lmr = o->futility = o->reverse_futility = false;
     o->late_move_pruning = o->see_pruning = o->aspiration = o->iir = o->history_pruning = false;
     o->mate_distance_pruning = false;
+    o->correction_history = false; /* learnt from earlier nodes, so order-dependent */
     o->tt_values = false; /* stored scores and evaluations (which may come from a
                              key collision) would make the value order-dependent */
 }
@@ -183,6 +184,30 @@ static void undo_null_move(Thread *t)
 /* The static evaluation of the thread's board, through the evaluator. */
 static int static_evaluation(Thread *t) { return evaluator_evaluate(&t->eval, &t->board); }
 
+/* The raw evaluation as the search uses it: moved by the correction
+ * history, and kept clear of tablebase and mate scores. */
+static int corrected_evaluation(const Thread *t, int raw_eval)
+{
+    if (!search_options.correction_history)
+        return raw_eval;
+    const Board *b = &t->board;
+    int eval = correct_eval(&t->history, b->side, board_pawn_key(b), raw_eval);
+    return eval >= SCORE_TB_WIN ? SCORE_TB_WIN - 1 : eval <= -SCORE_TB_WIN ? -SCORE_TB_WIN + 1 : eval;
+}
+
+/* After a node's search: when its result is not a mate or a tablebase
+ * verdict, was not decided by a capture, and says more than its bound,
+ * teach the correction history the static evaluation's error. */
+static void learn_eval_error(Thread *t, const SearchStack *ss, int raw_eval, Move best_move, int best, int bound, int depth)
+{
+    Board *b = &t->board;
+    if (!search_options.correction_history || raw_eval == SCORE_NONE || best <= -SCORE_KNOWN_WIN || best >= SCORE_KNOWN_WIN
+        || (best_move != MOVE_NONE && is_noisy(b, best_move)) || (bound == BOUND_LOWER && best <= ss->static_eval)
+        || (bound == BOUND_UPPER && best >= ss->static_eval))
+        return;
+    update_correction(&t->history, b->side, board_pawn_key(b), depth, best - raw_eval);
+}
+
 static void update_pv(Thread *t, int ply, Move m)
 {
     t->pv[ply][ply] = m;
@@ -279,18 +304,18 @@ static int qsearch(Thread *t, SearchStack *ss, int alpha, int beta, int ply)
     if (!pv_node && tt.hit && search_options.tt_values && bound_allows_cutoff(&tt, alpha, beta))
         return tt.score;
 
-    int best, static_eval = SCORE_NONE;
+    int best, raw_eval = SCORE_NONE, static_eval = SCORE_NONE;
     if (in_check)
         best = mated_in(ply);
     else {
-        static_eval = use_tt_eval(&tt) ? tt.eval : static_evaluation(t);
-        best = static_eval;
+        raw_eval = use_tt_eval(&tt) ? tt.eval : static_evaluation(t);
+        best = static_eval = corrected_evaluation(t, raw_eval);
         /* A bound from the table can sharpen the stand-pat score. */
         if (tt.hit && search_options.tt_values && bound_improves(&tt, best))
             best = tt.score;
         if (best >= beta) {
             if (!tt.hit)
-                tt_store(board_key(b), ply, MOVE_NONE, best, static_eval, -1, BOUND_LOWER);
+                tt_store(board_key(b), ply, MOVE_NONE, best, raw_eval, -1, BOUND_LOWER);
             return best;
         }
         if (best > alpha)
@@ -330,7 +355,7 @@ static int qsearch(Thread *t, SearchStack *ss, int alpha, int beta, int ply)
         }
     }
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(board_key(b), ply, best_move, best, static_eval, -1, bound);
+    tt_store(board_key(b), ply, best_move, best, raw_eval, -1, bound);
     return best;
 }
 
@@ -635,15 +660,16 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     /* Step 4: the static evaluation (from the table if stored), sharpened
      * by a stored bound; none in check. */
     bool in_check = board_in_check(b);
-    int eval;
+    int eval, raw_eval = SCORE_NONE; /* the evaluator's, stored in the table; eval is corrected */
     if (in_check)
         eval = ss->static_eval = SCORE_NONE;
     else if (excluded)
         eval = ss->static_eval; /* same node, already evaluated */
     else {
-        eval = ss->static_eval = use_tt_eval(&tt) ? tt.eval : static_evaluation(t);
+        raw_eval = use_tt_eval(&tt) ? tt.eval : static_evaluation(t);
+        eval = ss->static_eval = corrected_evaluation(t, raw_eval);
         if (!tt.hit)
-            tt_store(board_key(b), ply, MOVE_NONE, SCORE_NONE, eval, -2, BOUND_NONE);
+            tt_store(board_key(b), ply, MOVE_NONE, SCORE_NONE, raw_eval, -2, BOUND_NONE);
         if (tt.hit && bound_improves(&tt, eval))
             eval = tt.score;
     }
@@ -784,7 +810,9 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         update_histories(t, ss, best_move, depth, quiets, quiet_count, captures, capture_count);
     if (!excluded) {
         int bound = best >= beta ? BOUND_LOWER : (pv_node && best > old_alpha) ? BOUND_EXACT : BOUND_UPPER;
-        tt_store(board_key(b), ply, bound == BOUND_UPPER ? tt.move : best_move, best, ss->static_eval, depth, bound);
+        tt_store(board_key(b), ply, bound == BOUND_UPPER ? tt.move : best_move, best, raw_eval, depth, bound);
+        if (!in_check)
+            learn_eval_error(t, ss, raw_eval, best_move, best, bound, depth);
     }
     return best;
 }

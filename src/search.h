@@ -32,7 +32,7 @@ typedef struct {
     SearchAlgorithm algorithm;
     bool null_move, check_extension, singular_extension, lmr, futility, reverse_futility;
     bool late_move_pruning, see_pruning, mate_distance_pruning, aspiration, iir, qsearch_see;
-    bool tt_values, history_pruning;
+    bool tt_values, history_pruning, correction_history;
     /* Seed selective deepening: a node with at most `few_moves` legal moves
      * costs no depth while `few_budget` such plies remain on the path, a
      * node with one legal move while `single_budget` remain. */
