@@ -40,6 +40,10 @@
 #   --name NAME         name of the engine under test in the PGN (default bachess).
 #   --option NAME=VAL   UCI option for the engine under test (and for a bachess:
 #                       opponent); repeatable, e.g. --option Hash=16.
+#   --test-option NAME=VAL
+#                       UCI option for the engine under test only (repeatable), e.g.
+#                       --test-option Evaluation=NNUE against the same binary's
+#                       classical evaluation.
 #   --margin MS         let bachess (both, in bachess-vs-bachess) overstep its
 #                       clock by MS milliseconds before it loses on time (default
 #                       0: any overstep loses). Reference engines always get
@@ -87,7 +91,7 @@ CUTECHESS=${CUTECHESS:-/work/tools/cutechess/build/cutechess-cli}
 FASTCHESS=${FASTCHESS:-/work/tools/fastchess/fastchess}
 
 PGN="" SPRT="" RUNNER=cutechess PROTO=uci NAME=bachess MARGIN=0 ADJ=0
-OPENINGS="$REPO/data/openings.epd" SRAND="" TEST_OPTS=()
+OPENINGS="$REPO/data/openings.epd" SRAND="" TEST_OPTS=() TEST_ONLY_OPTS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--pgn) PGN=${2:?}; shift 2 ;;
@@ -96,6 +100,7 @@ while [ $# -gt 0 ]; do
 	--proto) PROTO=${2:?}; shift 2 ;;
 	--name) NAME=${2:?}; shift 2 ;;
 	--option) TEST_OPTS+=("${2:?}"); shift 2 ;;
+	--test-option) TEST_ONLY_OPTS+=("${2:?}"); shift 2 ;;
 	--margin) MARGIN=${2:?}; shift 2 ;;
 	--adjudicate) ADJ=1; shift ;;
 	--openings) OPENINGS=${2:?}; shift 2 ;;
@@ -142,7 +147,7 @@ resolve_cmd() { # $1 = command line; sets RES_PROG and RES_ARGS
 # ---- the engine under test -------------------------------------------------
 resolve_cmd "$ENGINE_CMD"
 A_NAME=$NAME A_PROTO=$PROTO A_CMD=$RES_PROG A_ARGS=("${RES_ARGS[@]}")
-A_OPTS=("${TEST_OPTS[@]}") A_INIT=""
+A_OPTS=("${TEST_OPTS[@]}" "${TEST_ONLY_OPTS[@]}") A_INIT=""
 
 # ---- the opponents ---------------------------------------------------------
 # name         protocol  command + arguments                      options / init
