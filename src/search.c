@@ -90,20 +90,36 @@ uint64_t search_total_tbhits(const SearchShared *shared)
 
 /* ---- limits -------------------------------------------------------------- */
 
-/* The main thread watches the clock and the node limit; every thread
- * watches the stop flag. */
+/* `go nodes N` counts the nodes of all threads. One thread compares its own
+ * count at every node; with more, each thread adds them all up every
+ * NODE_LIMIT_INTERVAL of its nodes, so that a helper stops the search by
+ * itself when the main thread gets little CPU (under valgrind, or on a
+ * loaded machine) instead of running on unchecked. */
+enum { NODE_LIMIT_INTERVAL = 64 };
+
+static bool node_limit_reached(const SearchShared *s, uint64_t own_nodes)
+{
+    if (!s->limits.nodes)
+        return false;
+    if (s->thread_count == 1)
+        return own_nodes >= s->limits.nodes;
+    return own_nodes % NODE_LIMIT_INTERVAL == 0 && search_total_nodes(s) >= s->limits.nodes;
+}
+
+/* Every thread watches the stop flag and the node limit; the main thread
+ * also watches the clock. */
 static bool time_is_up(Thread *t)
 {
     SearchShared *s = t->shared;
     if (atomic_load_explicit(&s->stop, memory_order_relaxed))
         return true;
-    if (t->id != 0)
-        return false;
     uint64_t nodes = atomic_load_explicit(&t->nodes, memory_order_relaxed);
-    if (s->limits.nodes && nodes >= s->limits.nodes) {
+    if (node_limit_reached(s, nodes)) {
         atomic_store(&s->stop, true);
         return true;
     }
+    if (t->id != 0)
+        return false;
     if ((nodes & 1023) == 0 && !atomic_load(&s->pondering) && t->completed_depth >= 1
         && s->budget.hard >= 0 && time_now_ms() - atomic_load(&s->clock_start) >= s->budget.hard) {
         atomic_store(&s->stop, true);

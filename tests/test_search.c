@@ -150,6 +150,23 @@ Test(search, same_node_limit_gives_same_result)
     cr_assert(a.nodes <= 200000 + 1);
 }
 
+/* `go nodes` counts every thread's nodes: two threads together stay within
+ * the limit (each adds the counts up every 64 of its nodes), where the main
+ * thread alone watching its own count let the pair search about twice it. */
+Test(search, node_limit_counts_all_threads)
+{
+    cr_assert(engine_set_threads(2));
+    SearchLimits limits;
+    timeman_init_limits(&limits);
+    limits.nodes = 50000;
+    engine_new_game();
+    Outcome o = run_search(START_FEN, "e2e4 c7c5", &limits);
+    cr_assert(engine_set_threads(1));
+    cr_assert_neq(o.best, MOVE_NONE);
+    cr_assert(o.nodes >= 50000 && o.nodes <= 50000 + 2 * 64, "two threads searched %llu nodes for a limit of 50000",
+              (unsigned long long)o.nodes);
+}
+
 Test(search, single_legal_move_is_played_at_once)
 {
     SearchLimits limits;
