@@ -2,8 +2,8 @@
 # scripts/check-deps.sh — the dependencies between bachess's parts point one
 # way (README: source map). Fails, naming the file and the include, when a
 # lower layer includes a header of a higher one:
-#   rules   types splitmix bitboard attacks zobrist board movegen notation perft tokens timer score
-#   search  eval evalweights pawns see history movepick tt timeman search (+ nnue/, syzygy/)
+#   rules   types splitmix bitboard attacks zobrist board movegen notation perft tokens timer score chess960
+#   search  eval evalweights pawns evaluator see history movepick tt timeman search search_params (+ nnue/, syzygy/)
 #   engine  engine engine_options engine_book       options (a table that knows no owner)
 #   games/  Polyglot books, PGN, game logs: the rules only
 #   protocol/, tools/, web/   front ends and sub-commands, on top of everything
@@ -26,21 +26,22 @@ forbid() {
     done
 }
 
-RULES="src/types.h src/splitmix.h src/bitboard.[ch] src/attacks.[ch] src/zobrist.[ch] src/board.[ch] src/movegen.[ch] src/notation.[ch] src/perft.[ch] src/tokens.[ch] src/timer.h src/score.h"
-SEARCH="src/eval.[ch] src/evalweights.[ch] src/pawns.[ch] src/see.[ch] src/history.h src/movepick.[ch] src/tt.[ch] src/timeman.[ch] src/search.[ch] src/nnue/*.[ch] src/syzygy/*.[ch]"
+RULES="src/types.h src/splitmix.h src/bitboard.[ch] src/attacks.[ch] src/zobrist.[ch] src/board.[ch] src/movegen.[ch] src/notation.[ch] src/perft.[ch] src/tokens.[ch] src/timer.h src/score.h src/chess960.[ch]"
+SEARCH="src/eval.[ch] src/evalweights.[ch] src/pawns.[ch] src/evaluator.[ch] src/search_params.[ch] src/see.[ch] src/history.h src/movepick.[ch] src/tt.[ch] src/timeman.[ch] src/search.[ch] src/nnue/*.[ch] src/syzygy/*.[ch]"
 HIGHER_THAN_SEARCH='^(engine|engine_options|engine_book|options)\.h$|^(games|protocol|tools|web)/'
+SEARCH_HEADERS='^(eval|evalweights|pawns|evaluator|see|history|movepick|tt|timeman|search|search_params)\.h$|^(nnue|syzygy)/'
 
 # The two rules of the house issue, by name.
 forbid '^engine\.h$' "the option table knows no owner" src/options.[ch]
 forbid '^(engine|engine_options|engine_book|options)\.h$' "a book is a pure Polyglot library" src/games/book.[ch]
 # The layers.
 # shellcheck disable=SC2086
-forbid "^(eval|evalweights|pawns|see|history|movepick|tt|timeman|search)\.h$|^(nnue|syzygy)/|$HIGHER_THAN_SEARCH" "rules know nothing above them" $RULES
+forbid "$SEARCH_HEADERS|$HIGHER_THAN_SEARCH" "rules know nothing above them" $RULES
 # shellcheck disable=SC2086
 forbid "$HIGHER_THAN_SEARCH" "search and evaluation report through callbacks, they read no options" $SEARCH
-forbid '^(engine|engine_options|engine_book|options|search|eval|tt)\.h$|^(protocol|tools|web|nnue|syzygy)/' "games/ uses the rules only" src/games/*.[ch]
+forbid "$SEARCH_HEADERS|^(engine|engine_options|engine_book|options)\.h$|^(protocol|tools|web)/" "games/ uses the rules only" src/games/*.[ch]
 forbid '^(protocol|tools|web)/' "the engine core includes no front end or tool" src/options.[ch] src/engine.[ch] src/engine_options.[ch] src/engine_book.[ch]
-forbid '^tools/' "a front end does not depend on a tool" src/protocol/*.[ch]
+forbid '^tools/' "a front end does not depend on a tool" src/protocol/*.[ch] src/web/*.[ch]
 
 [ $status = 0 ] && echo "dependencies point one way: rules <- search <- engine <- protocol/tools (games/ on the rules)"
 exit $status
