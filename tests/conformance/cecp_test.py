@@ -736,7 +736,7 @@ def s25c_pgn_log():
         check(re.search(r"1\. e4 \S+ 2\. d4 \S+", text), f"moves missing ({first}, {second}):\n{text}")
 
 
-ALLOWED = re.compile(r"^(feature .*|pong .*|move [a-h][1-8][a-h][1-8][qrbn]?|Illegal move.*|Error \(.*|"
+ALLOWED = re.compile(r"^(feature .*|pong .*|move (?:[a-h][1-8][a-h][1-8][qrbn]?|O-O|O-O-O)|Illegal move.*|Error \(.*|"
                      r"(1-0|0-1|1/2-1/2) \{.*\}|resign|offer draw|tell\w* .*|#.*|Hint: .*|stat01: .*|"
                      r"\+\+|--|)$")
 
