@@ -364,8 +364,67 @@ def t_chess960(exe, work):
           and "1. O-O" in pgn, "the saved Chess960 game:\n%s" % pgn)
 
 
+def scharnagl_back_rank(n):
+    """White's back rank of Chess960 start position n (Scharnagl's numbering), written here
+    independently of the engine: bishops, queen, knights, then rook-king-rook in the gaps."""
+    rank = [None] * 8
+    n, light = divmod(n, 4)
+    rank[2 * light + 1] = "B"
+    n, dark = divmod(n, 4)
+    rank[2 * dark] = "B"
+    n, queen = divmod(n, 6)
+    rank[[i for i in range(8) if rank[i] is None][queen]] = "Q"
+    knights = ["NN---", "N-N--", "N--N-", "N---N", "-NN--", "-N-N-", "-N--N", "--NN-", "--N-N", "---NN"][n]
+    for i, c in zip([i for i in range(8) if rank[i] is None], knights):
+        if c == "N":
+            rank[i] = "N"
+    for i, c in zip([i for i in range(8) if rank[i] is None], "RKR"):
+        rank[i] = c
+    return "".join(rank)
+
+
+def t_chess960_random(exe, work):
+    """new960 without a number: a random start that is a valid Chess960 position
+    (the one its number names), with every pawn move and some piece move legal,
+    and a game that goes on (the saved PGN has the Variant and FEN tags)."""
+    check(scharnagl_back_rank(518) == "RNBQKBNR" and scharnagl_back_rank(0) == "BBQNNRKR", "the numbering helper")
+    script = "new960\nboard\nmoves\ndepth 2\nb4\nauto 6\nsave r960.pgn\n"
+    run = subprocess.run([exe], input=script.encode(), cwd=work, capture_output=True, timeout=120)
+    out = run.stdout.decode("utf-8", "replace")
+    check(run.returncode == 0, "exit code %d" % run.returncode)
+    m = re.search(r"^Chess960 start position (\d+)$", out, re.M)
+    check(m, "new960 named no start position:\n%s" % out[:600])
+    number = int(m.group(1))
+    check(0 <= number <= 959, "start position %d out of 0..959" % number)
+    rows = dict(re.findall(r"^  ([1-8])  ((?:\S ){7}\S)\s*$", out[m.end():], re.M)[:8])
+    check(sorted(rows) == list("12345678"), "no board after new960:\n%s" % out[:900])
+    white, black = rows["1"].replace(" ", ""), rows["8"].replace(" ", "")
+    check(white == scharnagl_back_rank(number), "position %d shown as %s, not %s" % (number, white, scharnagl_back_rank(number)))
+    check(black == white.lower(), "Black's back rank %s does not mirror White's %s" % (black, white))
+    check(rows["2"] == "P P P P P P P P" and rows["7"] == "p p p p p p p p"
+          and all(rows[r] == ". . . . . . . ." for r in "3456"), "pawns or the middle are wrong: %r" % rows)
+    bishops = [i for i, p in enumerate(white) if p == "B"]
+    check(len(bishops) == 2 and (bishops[0] + bishops[1]) % 2 == 1, "bishops on one colour: %s" % white)
+    check(white.index("R") < white.index("K") < white.rindex("R"), "the king is not between the rooks: %s" % white)
+    legal = re.search(r"Legal moves \((\d+)\):(.*(?:\n    .*)*)", out)
+    check(legal, "no legal moves listed:\n%s" % out[-1500:])
+    listed = legal.group(2).split()
+    pawn_moves = {f + r for f in "abcdefgh" for r in "34"}
+    check(len(listed) == int(legal.group(1)) and pawn_moves <= set(listed) and len(listed) > 16,
+          "legal moves at the start: %r" % listed)
+    check(re.search(r"^1\. b4\s*$", out, re.M) and re.search(r"^bachess plays 1\.\.\. \S+", out, re.M),
+          "b4 was not played or not answered:\n%s" % out[-1500:])
+    pgn = open(os.path.join(work, "r960.pgn")).read()
+    fen = "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w KQkq - 0 1" % (black, white)
+    check('[Variant "chess960"]' in pgn and '[FEN "%s"]' % fen in pgn, "the saved game's tags:\n%s" % pgn)
+    plies = re.search(r'^\[PlyCount "(\d+)"\]$', pgn, re.M)
+    check(plies and int(plies.group(1)) == 8, "8 plies (b4, a reply, auto 6) expected:\n%s" % pgn)
+    movetext = re.sub(r"\d+\.+", " ", pgn.split("\n\n", 1)[1]).split()
+    check(movetext[:1] == ["b4"] and len(movetext) == 9 and movetext[-1] == "*", "the moves saved: %r" % movetext)
+
+
 SCENARIOS = [t_short_game_illegal_move_undo, t_finished_games_in_pgn, t_ascii_board_and_pgn_options,
-             t_bad_input_never_crashes, t_protocol_first_line_still_uci, t_chess960]
+             t_bad_input_never_crashes, t_protocol_first_line_still_uci, t_chess960, t_chess960_random]
 
 
 def main():

@@ -391,3 +391,29 @@ Test(chess960, bad_castling_rights_are_refused_and_the_board_kept)
     cr_assert(strstr(error, "Chess960") != NULL, "error: %s", error);
     free(b);
 }
+
+/* Both castling rooks on one side of the king (the king outside its rooks),
+ * in either notation: refused with a reason that says so, the board kept. */
+Test(chess960, king_outside_its_rooks_is_refused_and_the_board_kept)
+{
+    static const char *BAD[] = {
+        "k7/8/8/8/8/8/8/K2R3R w DH - 0 1",    /* both rooks right of the king */
+        "7k/8/8/8/8/8/8/RR5K w AB - 0 1",     /* both left of it */
+        "r5rk/8/8/8/8/8/8/1K6 b ga - 0 1",    /* Black's, both left */
+    };
+    Board *b = calloc(1, sizeof *b);
+    board_load_960(b, "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1");
+    Key before = board_key(b);
+    char error[256];
+    for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++) {
+        error[0] = '\0';
+        cr_assert_not(board_set_fen_960(b, BAD[i], true, error, sizeof error), "accepted %s", BAD[i]);
+        cr_assert(strstr(error, "between its castling rooks") != NULL, "%s: unclear error '%s'", BAD[i], error);
+        cr_assert_eq(board_key(b), before, "%s changed the board", BAD[i]);
+    }
+    cr_assert_not(board_set_fen_960(b, BAD[0], true, error, sizeof error));
+    cr_assert(strstr(error, "d1 and h1") != NULL, "the rooks are not named: '%s'", error);
+    /* One right alone on a king in the corner is fine: the rook is on its side. */
+    cr_assert(board_set_fen_960(b, "k7/8/8/8/8/8/8/K2R3R w D - 0 1", true, error, sizeof error), "%s", error);
+    free(b);
+}

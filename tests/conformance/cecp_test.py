@@ -299,43 +299,84 @@ def s11_illegal_moves():
 def s11b_fischerandom():
     with cecp() as eng:
         check("fischerandom" in " ".join(eng.lines_text()), "variants does not list fischerandom")
-        # XBoard: new, variant, setboard in X-FEN; the user castles O-O.
-        for line in ("new", "variant fischerandom", "force",
-                     "setboard bbqnn1kr/pppppppp/8/8/8/8/PPPPPPPP/BBQNN1KR w Kk - 0 1", "usermove O-O",
-                     "ping 1"):
-            eng.send(line)
-        eng.expect(r"^pong 1$", 2)
-        check(not [t for t in eng.lines_text() if t.startswith(("Illegal", "Error", "tellusererror"))],
-              f"fischerandom setup refused: {eng.lines_text()[-3:]}")
-        # Black to move; the engine, given only a castling move, must write it O-O.
-        mark = eng.mark()
-        for line in ("setboard 1r3k1r/8/8/8/8/8/8/4K3 b k - 0 1", "go"):
-            eng.send(line)
-        eng.expect(MOVE.replace("[a-h][1-8][a-h][1-8][qrbn]?", "[a-h][1-8][a-h][1-8][qrbn]?|O-O|O-O-O"), 5)
-        check(not [t for t in eng.since(mark) if t.startswith(("Illegal", "Error", "tellusererror"))],
-              "a Chess960 setboard refused")
-        # King-takes-rook from the GUI, and the king's step where it is unambiguous.
-        mark = eng.mark()
-        for line in ("force", "setboard 4k3/8/8/8/8/8/8/R2K3R w HA - 0 1", "usermove d1h1", "ping 2"):
-            eng.send(line)
-        eng.expect(r"^pong 2$", 2)
-        check(not [t for t in eng.since(mark) if t.startswith("Illegal")], "king-takes-rook d1h1 refused")
-        # Bad castling rights: the old position stays, the engine plays on.
-        mark = eng.mark()
-        eng.send("setboard 4k3/8/8/8/8/8/8/4K2R w Q - 0 1")
-        eng.send("ping 3")
-        eng.expect(r"^pong 3$", 2)
-        check(any(t.startswith("tellusererror Illegal position") and "castling" in t for t in eng.since(mark)),
-              "no clear error for castling rights without a rook")
+        pings = iter(range(1, 1000))
+        refusal = ("Illegal", "Error", "tellusererror")
+
+        def run(lines):
+            """Sends `lines` and a ping; the lines the engine sent before the pong."""
+            mark, n = eng.mark(), next(pings)
+            for line in lines:
+                eng.send(line)
+            eng.send(f"ping {n}")
+            eng.expect(rf"^pong {n}$", 5)
+            return eng.since(mark)[:-1]
+
+        def accepted(lines, what):
+            got = run(lines)
+            check(not [t for t in got if t.startswith(refusal)], f"{what}: {[t for t in got if t.startswith(refusal)]}")
+            return got
+
+        def refused(move, what):
+            got = run([f"usermove {move}"])
+            check([t for t in got if re.match(r"^Illegal move( \(.*\))?: " + re.escape(move) + "$", t)],
+                  f"{what}: {move} was not refused ({got})")
+
+        # XBoard: new, variant, setboard in X-FEN; the user castles O-O (the
+        # king stays on g1, the rook goes h1-f1), Black too. Then moves that
+        # need the king on g1, the rook on f1 and h1 empty.
+        accepted(["new", "variant fischerandom", "force",
+                  "setboard bbqnn1kr/pppppppp/8/8/8/8/PPPPPPPP/BBQNN1KR w Kk - 0 1",
+                  "usermove O-O", "usermove O-O", "usermove g1h1", "usermove g8h8", "usermove f1g1", "usermove f8g8"],
+                 "O-O with the king on g1, then moves from the new squares")
+        refused("h1g1", "the rook stands on g1 after O-O, Kh1, Rg1")
+        # O-O-O from the user (king d1-c1, rook a1-d1), then moves from c1 and d1; a1 is empty.
+        accepted(["force", "setboard 4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1", "usermove O-O-O", "usermove e8e7"],
+                 "O-O-O with the king on d1")
+        refused("a1a2", "the a1 rook went to d1 in O-O-O")
+        accepted(["usermove d1d8", "usermove e7e6", "usermove c1b1"], "moves from d1 and c1 after O-O-O")
+        # King-takes-rook from the GUI: d1h1 is O-O (king g1, rook f1); h1 is empty after it.
+        accepted(["force", "setboard 4k3/8/8/8/8/8/8/R2K3R w HA - 0 1", "usermove d1h1", "usermove e8e7"],
+                 "king-takes-rook d1h1")
+        refused("h1h2", "the h1 rook went to f1 in d1h1")
+        accepted(["usermove f1f5", "usermove e7e6", "usermove g1h2", "usermove e6d6", "usermove a1a6"],
+                 "moves from f1, g1 and a1 after d1h1")
+        # The engine's castling, as the only legal move, is written O-O / O-O-O;
+        # the moves after it need the king and rook on their new squares.
+        for fen, castling, after in (
+                ("k4r2/8/8/8/8/7p/7P/6KR w K - 0 1", "O-O", ["usermove a8b8", "usermove f1f8", "usermove b8a7",
+                                                             "usermove g1h1"]),
+                ("3r3k/8/8/8/8/1p6/1P6/BRK5 w Q - 0 1", "O-O-O", ["usermove h8g8", "usermove d1d8", "usermove g8g7",
+                                                                   "usermove c1d1"])):
+            accepted(["force", "setboard " + fen], f"setboard {fen}")
+            eng.send("go")
+            m = eng.expect(r"^move (\S+)$", 10)
+            check(m.group(1) == castling, f"the only legal move of {fen} written {m.group(1)!r}, not {castling}")
+            accepted(["force"] + after, f"moves from the squares after the engine's {castling}")
+        # Bad castling rights, the king outside its rooks: a clear error, and
+        # then, as the protocol asks, every move refused until the next
+        # new or setboard (the GUI shows the refused position, so playing on
+        # the old one would differ from what the user sees).
+        accepted(["force", "setboard 4k3/8/8/8/8/8/8/R2K3R w HA - 0 1"], "a good setboard")
+        for fen, words in (("4k3/8/8/8/8/8/8/4K2R w Q - 0 1", ("castling", "king's left")),
+                           ("k7/8/8/8/8/8/8/K2R3R w DH - 0 1", ("d1 and h1", "between")),
+                           ("7k/8/8/8/8/8/8/RR5K w AB - 0 1", ("a1 and b1", "between")),
+                           ("k7/8/8/8/8/8/8/K2R3R w KQ - 0 1", ("castling", "king's left"))):
+            got = run(["setboard " + fen])
+            check([t for t in got if t.startswith("tellusererror Illegal position") and all(w in t for w in words)],
+                  f"no clear error (saying {words}) for {fen}: {got}")
+            for move in ("a1b1", "d1d2", "O-O"):
+                got = run([f"usermove {move}"])
+                check([t for t in got if re.match(r"^Illegal move \(invalid position\): " + re.escape(move) + "$", t)],
+                      f"{move} after the refused setboard {fen}: {got}")
+            eng.send("go")
+            eng.expect_none(r"^move ", 0.5)
+            accepted(["force"], "force")
+        accepted(["setboard 4k3/8/8/8/8/8/8/R2K3R w HA - 0 1", "usermove d1h1", "usermove e8e7"],
+                 "a good setboard after the refused ones")
         # `new` means normal chess again: a Chess960 layout is refused there.
-        mark = eng.mark()
-        for line in ("new", "setboard rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1", "ping 4"):
-            eng.send(line)
-        eng.expect(r"^pong 4$", 2)
-        check(any(t.startswith("tellusererror") for t in eng.since(mark)), "normal chess took a Chess960 layout")
-        for line in ("new", "force", "usermove e2e4", "usermove e7e5", "ping 5"):
-            eng.send(line)
-        eng.expect(r"^pong 5$", 2)
+        got = run(["new", "setboard rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1"])
+        check(any(t.startswith("tellusererror") for t in got), "normal chess took a Chess960 layout")
+        accepted(["new", "force", "usermove e2e4", "usermove e7e5"], "normal chess after new")
 
 
 MATE_IN_1 = "6k1/5ppp/8/8/8/8/8/R6K w - - 0 1"
@@ -695,7 +736,7 @@ def s25c_pgn_log():
         check(re.search(r"1\. e4 \S+ 2\. d4 \S+", text), f"moves missing ({first}, {second}):\n{text}")
 
 
-ALLOWED = re.compile(r"^(feature .*|pong .*|move [a-h][1-8][a-h][1-8][qrbn]?|Illegal move.*|Error \(.*|"
+ALLOWED = re.compile(r"^(feature .*|pong .*|move (?:[a-h][1-8][a-h][1-8][qrbn]?|O-O|O-O-O)|Illegal move.*|Error \(.*|"
                      r"(1-0|0-1|1/2-1/2) \{.*\}|resign|offer draw|tell\w* .*|#.*|Hint: .*|stat01: .*|"
                      r"\+\+|--|)$")
 
@@ -718,7 +759,7 @@ SCENARIOS = [
     ("09 new + go plays White; force stops", s09_go_white_then_force),
     ("10 go plays the side to move; playother", s10_side_to_move_and_playother),
     ("11 illegal moves refused, position kept", s11_illegal_moves),
-    ("11b variant fischerandom: O-O, king-takes-rook, bad rights", s11b_fischerandom),
+    ("11b variant fischerandom: O-O, O-O-O, king-takes-rook, the engine's O-O, bad rights", s11b_fischerandom),
     ("12 mate in one: a1a8, 100001, true claim", s12_mate_in_one),
     ("13 stalemate, no false claims, repetition", s13_draw_claims),
     ("14 time controls, sd, low clock", s14_time_controls),

@@ -230,10 +230,14 @@ class Stockfish:
 
     PATH = "/usr/games/stockfish"
 
-    def __init__(self, path=None):
+    def __init__(self, path=None, chess960=False):
+        """With `chess960`, stockfish's UCI_Chess960: castling is listed
+        king-takes-rook (e1h1), the only form it then accepts."""
         self.eng = Engine(path or os.environ.get("STOCKFISH", self.PATH), name="stockfish")
         self.eng.send("uci")
         self.eng.expect(r"^uciok", 5)
+        if chess960:
+            self.eng.send("setoption name UCI_Chess960 value true")
 
     def legal_moves(self, fen=None, moves=()):
         pos = "position " + ("startpos" if fen is None else "fen " + fen)

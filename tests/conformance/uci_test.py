@@ -25,6 +25,7 @@ from harness import START_FEN, HarnessError as Failure  # noqa: E402
 
 BINARY = None
 ORACLE = None
+ORACLE960 = None
 RNG = None
 ENGINES = []          # engines started by the running test
 
@@ -170,6 +171,15 @@ def oracle():
     if ORACLE is None:
         ORACLE = Oracle()
     return ORACLE
+
+
+def oracle960():
+    """A second stockfish, in Chess960 mode: castling is legal only as
+    king-takes-rook there, so it also checks how castling is written."""
+    global ORACLE960
+    if ORACLE960 is None:
+        ORACLE960 = Oracle(chess960=True)
+    return ORACLE960
 
 
 def start(handshake=True, book=False):
@@ -1214,6 +1224,140 @@ def t_chess960():
     check_legal(s.best, ponder=s.ponder)
 
 
+SP0 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+# From data/chess960/midgame.epd (SP 121): White may castle g1h1 (king stays, the h1 rook to f1).
+MID960 = "1qr1bnkr/pppp1ppp/1n2p3/b7/P3N3/1N6/1PP1PPPP/1QRB2KR w HChc - 2 8"
+FORCED_OO_960 = "k4r2/8/8/8/8/7p/7P/6KR w H - 0 1"      # the only legal move: O-O, g1h1
+
+
+def perft_moves(e, command="go perft 1", timeout=10.0):
+    """The moves `go perft 1` lists."""
+    e.send(command)
+    lines = e.read_until(r"^Nodes searched", timeout)
+    return {l.split(":")[0] for l in lines if re.match(r"^[a-h][1-8][a-h][1-8][qrbn]?: \d+$", l)}
+
+
+def check_pv_960(pv, fen, moves=()):
+    """Every move of `pv` is legal in Chess960 (castling king-takes-rook) after the ones before it."""
+    played = list(moves)
+    for m in pv:
+        check(m in oracle960().legal_moves(fen, played),
+              "pv move %s is illegal in Chess960 after %s (pv %s)" % (m, " ".join(played) or "-", " ".join(pv)))
+        played.append(m)
+
+
+@scenario("60b UCI_Chess960: a king outside its rooks: error, the old position kept")
+def t_chess960_king_outside():
+    e = start()
+    e.send("setoption name UCI_Chess960 value true")
+    moves = ["e2e4", "e7e5"]
+    e.send(position_command(SP0, moves))
+    check(not e.sync(), "SP 0 with moves refused")
+    before = engine_fen(e)
+    old_moves = oracle960().legal_moves(SP0, moves)
+    for bad, words in (("k7/8/8/8/8/8/8/K2R3R w DH - 0 1", ("d1", "h1", "between")),   # both right of the king
+                       ("7k/8/8/8/8/8/8/RR5K w AB - 0 1", ("a1", "b1", "between")),   # both left of it
+                       ("r5rk/8/8/8/8/8/8/1K6 b ga - 0 1", ("a8", "g8", "between")),  # Black's, both left
+                       ("k7/8/8/8/8/8/8/K2R3R w KQ - 0 1", ("castling", "king's left"))):  # X-FEN: no rook left of a1
+        errors = expect_error(e, "position fen " + bad)
+        check(any(all(w in l for w in words) for l in errors), "error for %s does not say %s: %r" % (bad, words, errors))
+        check(engine_fen(e) == before, "a refused FEN changed the position: %s" % bad)
+        got = perft_moves(e)
+        check(got == old_moves, "after refusing %s, go perft 1 lists %s, not the old position's moves %s"
+              % (bad, sorted(got ^ old_moves), sorted(old_moves)))
+    s = go(e, "go depth 4")
+    check(s.best in old_moves, "bestmove %s is not a move of the old position" % s.best)
+
+
+@scenario("60c OwnBook: book replies in normal chess, never in Chess960")
+def t_chess960_no_book():
+    e = start(book=True)
+    sp518 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+
+    def book_reply(s):
+        return bool(s.depth_infos) and all(d["depth"] == 0 and d.get("nodes", 0) == 0 for d in s.depth_infos)
+
+    for chess960, positions in ((False, ((None, []), (None, ["e2e4", "e7e5"]))),
+                                (True, ((None, []), (None, ["e2e4", "e7e5"]), (sp518, []), (sp518, ["d2d4"])))):
+        e.send("setoption name UCI_Chess960 value %s" % ("true" if chess960 else "false"))
+        for fen, moves in positions:
+            e.send(position_command(fen, moves))
+            check(not e.sync(), "position refused: %s" % position_command(fen, moves))
+            s = go(e, "go wtime 3000 btime 3000", timeout=5)
+            where = "%s%s" % (position_command(fen, moves), " (Chess960)" if chess960 else "")
+            if chess960:
+                check(not book_reply(s), "a book move in Chess960: %s" % where)
+                check(any(d["depth"] >= 1 and d.get("nodes", 0) > 0 for d in s.depth_infos),
+                      "no search in Chess960 (no info with depth and nodes): %s" % where)
+                check(s.best in oracle960().legal_moves(fen or "startpos", moves), "bestmove %s illegal: %s" % (s.best, where))
+            else:
+                check(book_reply(s), "normal chess not answered from the book: %s: %r" % (where, s.lines[:3]))
+                check_legal(s.best, fen, moves)
+    # Back to normal chess: the book answers again.
+    e.send("setoption name UCI_Chess960 value false")
+    e.send("position startpos")
+    check(book_reply(go(e, "go wtime 3000 btime 3000", timeout=5)), "no book move after UCI_Chess960 false")
+
+
+@scenario("60d UCI_Chess960 with MultiPV 3 and Threads 2: three legal lines")
+def t_chess960_multipv_threads():
+    e = start()
+    for option in ("UCI_Chess960 value true", "MultiPV value 3", "Threads value 2"):
+        e.send("setoption name " + option)
+    e.send(position_command(MID960))
+    check(not e.sync(5.0), "options or the Chess960 position refused")
+    s = go(e, "go depth 12", timeout=30)
+    finals = [d for d in s.infos if d.get("depth") == 12 and d.get("pv") and "bound" not in d]
+    by_line = {}
+    for d in finals:
+        by_line[d["multipv"]] = d
+    check(set(by_line) == {1, 2, 3}, "depth 12 lines for multipv %s, not 1, 2, 3" % sorted(by_line))
+    firsts = [by_line[k]["pv"][0] for k in (1, 2, 3)]
+    check(len(set(firsts)) == 3, "the three lines share a first move: %r" % firsts)
+    for k in (1, 2, 3):
+        check_pv_960(by_line[k]["pv"], MID960)
+    check(s.best == by_line[1]["pv"][0], "bestmove %s is not multipv 1's first move %s" % (s.best, firsts[0]))
+    check_pv_960([s.best] + ([s.ponder] if s.ponder else []), MID960)
+    # Every pv shown during the search, at any depth or line, is legal too.
+    for d in s.infos:
+        if d.get("pv"):
+            check(d["pv"][0] in oracle960().legal_moves(MID960), "multipv %s starts with the illegal %s"
+                  % (d.get("multipv"), d["pv"][0]))
+
+
+@scenario("60e UCI_Chess960 pondering: ponderhit, legal moves, castling as g1h1")
+def t_chess960_ponder():
+    e = start()
+    for option in ("UCI_Chess960 value true", "Ponder value true", "Threads value 2"):
+        e.send("setoption name " + option)
+    check(not e.sync(5.0), "options refused")
+    e.send(position_command(MID960))
+    e.send("go ponder wtime 3000 btime 3000")
+    lines = e.collect(0.8)
+    check(not [l for l in lines if l.startswith("bestmove")], "bestmove while pondering")
+    check([l for l in lines if l.startswith("info depth")], "no info while pondering")
+    sent = e.send_raw(b"ponderhit\n", shown="ponderhit")
+    lines += e.read_until(r"^bestmove", 3.0)
+    check(e.last_time - sent < 1.0, "bestmove %.0f ms after ponderhit" % ((e.last_time - sent) * 1000))
+    s = Search(lines, 0, 0)
+    s.check_best_is_pv()
+    check_pv_960([s.best] + ([s.ponder] if s.ponder else []), MID960)
+    check_pv_960(s.last["pv"], MID960)
+    no_more_bestmove(e, 0.3)
+    # Castling is the only legal move: pondered, then after ponderhit written king-takes-rook.
+    e.send(position_command(FORCED_OO_960))
+    e.send("go ponder wtime 3000 btime 3000")
+    lines = e.collect(0.5)
+    check(not [l for l in lines if l.startswith("bestmove")], "bestmove while pondering a forced castling")
+    e.send("ponderhit")
+    lines += e.read_until(r"^bestmove", 3.0)
+    s = Search(lines, 0, 0)
+    check(s.best == "g1h1", "the forced O-O came out as %s, not g1h1" % s.best)
+    if s.ponder:
+        check_pv_960([s.best, s.ponder], FORCED_OO_960)
+    no_more_bestmove(e, 0.3)
+
+
 def main():
     global BINARY, RNG
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1232,8 +1376,9 @@ def main():
     try:
         return harness.run_scenarios(tests, "UCI conformance")
     finally:
-        if ORACLE:
-            ORACLE.close()
+        for o in (ORACLE, ORACLE960):
+            if o:
+                o.close()
 
 
 if __name__ == "__main__":
