@@ -231,14 +231,20 @@ def protocols(engine):
     e.send("go depth 12")
     info = [l for l in e.until("^bestmove") if " pv " in l][-1]
     check(" score mate " in info, f"a mate inside the tables: {info[:70]}")
-    # SyzygyPath during a search: applied after the search, answered.
+    # SyzygyPath during a search: the search goes on; the path is loaded
+    # once it has ended.
     e.send("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1")
     e.send("go infinite")
     time.sleep(0.2)
     e.send(f"setoption name SyzygyPath value {TABLES}")
     e.send("isready")
     lines = e.until("readyok")
-    check(any(l.startswith("bestmove") for l in lines), "SyzygyPath during go infinite stops the search first")
+    check(not any(l.startswith("bestmove") for l in lines) and any("set when the search has ended" in l for l in lines),
+          "SyzygyPath during go infinite: the search goes on, with a note")
+    e.send("stop")
+    e.until("^bestmove")
+    e.send("isready")
+    check(any("up to 4 pieces" in l for l in e.until("readyok")), "... and the tables are loaded after stop")
     e.quit()
 
     # CECP: the feature and egtpath.
