@@ -150,9 +150,16 @@ def oracle(engine, wanted):
     check(kinds.get("cursed win", 0) > 0 and kinds.get("blessed loss", 0) > 0, "cursed wins and blessed losses included")
 
 
+def legal_moves(fen):
+    """The legal moves of `fen` by Stockfish's `go perft 1`."""
+    out = subprocess.run(["/usr/games/stockfish"], input=f"position fen {fen}\ngo perft 1\nquit\n",
+                         capture_output=True, text=True, timeout=20).stdout
+    return set(re.findall(r"^([a-h][1-8][a-h][1-8][qrbn]?): \d+$", out, re.M))
+
+
 class Uci:
-    def __init__(self, engine):
-        self.p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    def __init__(self, engine, prefix=()):
+        self.p = subprocess.Popen(list(prefix) + [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                   text=True, bufsize=1)
         self.send("uci")
         self.until("uciok")
@@ -177,6 +184,47 @@ class Uci:
         self.p.wait(timeout=10)
 
 
+def unreadable(engine, work):
+    """A table directory without read permission. Root reads any directory,
+    so as root the engine runs as nobody (setpriv), from a copy of the binary
+    in a directory everyone may enter (a fresh clone under /root would not
+    be); without setpriv it runs as root, where the tables must load."""
+    locked = os.path.join(work, "locked")
+    shutil.copytree(TABLES, locked)
+    os.chmod(locked, 0)
+    prefix, how, expect = [], "as uid %d (not root)" % os.geteuid(), r"Permission denied: playing without them"
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() == 0 and setpriv:
+        os.chmod(work, 0o755)
+        copy = os.path.join(work, "bin")
+        os.makedirs(copy)
+        os.chmod(copy, 0o755)
+        engine = shutil.copy(engine, os.path.join(copy, "bachess"))
+        os.chmod(engine, 0o755)
+        prefix, how = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"], "as nobody (setpriv, uid 65534)"
+        p = subprocess.run(prefix + ["/bin/sh", "-c", 'test -x "$1" && ! test -r "$2"', "-", engine, locked])
+        check(p.returncode == 0, f"nobody can run {engine} and cannot read {locked}")
+    elif os.geteuid() == 0:
+        how, expect = "as root (no setpriv: the directory is readable to root)", r"tablebases: up to 4 pieces"
+    print(f"      the unreadable directory, run {how}", flush=True)
+    e = Uci(engine, prefix)
+    e.send(f"setoption name SyzygyPath value {locked}")
+    e.send("isready")
+    note = [l for l in e.until("readyok") if l.startswith("info string")]
+    check(note and re.search(expect, note[0]) is not None and "error" not in note[0],
+          f"SyzygyPath unreadable dir, {how}: {note[0] if note else 'no info string'}")
+    fen = "8/8/8/8/8/2k5/8/KR6 w - - 0 1"
+    e.send(f"position fen {fen}")
+    e.send("go depth 6")
+    lines = e.until("^bestmove")
+    best = lines[-1].split()[1]
+    check(best in legal_moves(fen), f"... and plays on: {lines[-1]} legal in {fen}")
+    if "Permission" in expect:
+        check(all("tbhits 0" in l for l in lines if " tbhits " in l), "... without tables (tbhits 0)")
+    e.quit()
+    os.chmod(locked, 0o755)
+
+
 def protocols(engine):
     work = tempfile.mkdtemp(prefix="bachess-tb-")
     notatable = os.path.join(work, "fake")
@@ -188,15 +236,11 @@ def protocols(engine):
     data = open(os.path.join(TABLES, "KPvK.rtbw"), "rb").read()
     with open(os.path.join(truncated, "KPvK.rtbw"), "wb") as f:
         f.write(data[: len(data) // 3])
-    unreadable = os.path.join(work, "locked")
-    shutil.copytree(TABLES, unreadable)
-    os.chmod(unreadable, 0)
+    unreadable(engine, work)
 
     e = Uci(engine)
-    # Root reads any directory: there the unreadable one is read, and must load.
-    locked_expect = "up to 4 pieces" if os.geteuid() == 0 else "Permission denied"
     for path, expect in ((os.path.join(work, "missing"), "No such file"), (notatable, "not used: a damaged table"),
-                         (truncated, "not used: a damaged table"), (unreadable, locked_expect)):
+                         (truncated, "not used: a damaged table")):
         e.send(f"setoption name SyzygyPath value {path}")
         e.send("isready")
         lines = e.until("readyok")
@@ -263,7 +307,6 @@ def protocols(engine):
     p = subprocess.run([engine, "epd", epd, "200", "1", "SyzygyPath=" + TABLES], capture_output=True, text=True, timeout=30)
     check("note: tablebases: up to 4 pieces" in p.stderr and "solved 1/1" in p.stdout,
           f"epd with SyzygyPath=: {p.stderr.strip()[:80]} / {p.stdout.strip()[-20:]}")
-    os.chmod(unreadable, 0o755)
     shutil.rmtree(work)
 
 
