@@ -7,10 +7,16 @@
      positions with 3 and 4 pieces, both sides to move, with en-passant
      positions and halfmove clocks that turn wins into cursed wins and
      losses into blessed losses;
-  2. the options and commands in both protocols: tbhits in the search
+  2. `tb probe`'s best moves and each move's result against the fathom CLI
+     (200 positions), and --no50 on a cursed win;
+  3. what SyzygyProbeLimit (0; 3), SyzygyProbeDepth (1 against 100) and
+     Syzygy50MoveRule (a cursed win) do to tbhits and the score;
+  4. the options and commands in both protocols: tbhits in the search
      output, a won root converted with the tables' score, a mate still found
-     as a mate, and bad paths (missing, not a table, truncated table,
-     unreadable directory) reported while the engine plays on.
+     as a mate, bad paths (missing, not a table, truncated table, an
+     unreadable directory, as nobody through setpriv when run as root)
+     reported while the engine plays on, the tables split over two
+     directories (A:B), SyzygyPath during a search.
 
     python3 tests/syzygy_test.py ./bachess [POSITIONS]
 """
@@ -184,6 +190,131 @@ class Uci:
         self.p.wait(timeout=10)
 
 
+def search(e, setup, fen, depth):
+    """(tbhits, last score, bestmove) of a fresh search after `setup` lines."""
+    e.send("ucinewgame")
+    for line in setup:
+        e.send(line)
+    e.send(f"position fen {fen}")
+    e.send(f"go depth {depth}")
+    lines = e.until("^bestmove")
+    infos = [l for l in lines if " pv " in l]
+    hits = max([int(m.group(1)) for l in lines for m in [re.search(r"tbhits (\d+)", l)] if m] or [0])
+    score = re.search(r"score (cp|mate) (-?\d+)", infos[-1])
+    return hits, (score.group(1), int(score.group(2))), lines[-1].split()[1]
+
+
+def options(engine):
+    """What SyzygyProbeLimit, SyzygyProbeDepth and Syzygy50MoveRule do."""
+    e = Uci(engine)
+    e.send(f"setoption name SyzygyPath value {TABLES}")
+    e.send("isready")
+    e.until("readyok")
+    five = "8/8/4k3/8/2r5/8/2R5/K2N4 w - - 0 1"        # Rxc4 leads to KRNvK
+    blocked = "8/8/4k3/4p3/4P3/4K3/8/8 w - - 0 1"       # 4 pieces, no capture or pawn move soon
+    krk = "8/8/8/8/8/2k5/8/KR6 w - - 0 1"
+    hits, score, _ = search(e, ["setoption name SyzygyProbeLimit value 0"], five, 8)
+    hits2, _, _ = search(e, [], krk, 8)
+    check(hits == 0 and hits2 == 0 and score[1] < 20000, f"SyzygyProbeLimit 0: tbhits {hits} and {hits2}, score {score}")
+    hits4, _, _ = search(e, ["setoption name SyzygyProbeLimit value 4"], blocked, 4)
+    hits, _, _ = search(e, ["setoption name SyzygyProbeLimit value 3"], blocked, 4)
+    hits3, score, _ = search(e, [], krk, 8)
+    check(hits4 > 0 and hits == 0 and hits3 > 0 and score == ("cp", 31614),
+          f"SyzygyProbeLimit 3: 4 pieces tbhits {hits} (limit 4: {hits4}), 3 pieces tbhits {hits3}, score {score}")
+    hits1, score1, _ = search(e, ["setoption name SyzygyProbeLimit value 7", "setoption name SyzygyProbeDepth value 1"], five, 6)
+    hits, score, _ = search(e, ["setoption name SyzygyProbeDepth value 100"], five, 6)
+    check(hits1 > 0 and score1[1] > 20000 and hits == 0 and score[1] < 20000,
+          f"SyzygyProbeDepth 1: tbhits {hits1}, score {score1}; 100: tbhits {hits}, score {score} (no 4-piece probes)")
+    cursed = "8/8/8/8/8/2k5/8/KR6 w - - 90 1"        # DTZ 27 with 90 half-moves gone
+    _, score50, best50 = search(e, ["setoption name SyzygyProbeDepth value 1"], cursed, 8)
+    _, score, best = search(e, ["setoption name Syzygy50MoveRule value false"], cursed, 8)
+    check(score50 == ("cp", 0) and score == ("cp", 31614) and best50 == best == "b1d1",
+          f"Syzygy50MoveRule: a cursed win scores {score50} with the rule, {score} without ({best50}, {best})")
+    e.quit()
+
+
+def probe_text(engine, fen, *flags, path=TABLES):
+    return subprocess.run([engine, "tb", "probe", "--path", path, *flags, fen], capture_output=True, text=True,
+                          timeout=30).stdout
+
+
+def best_moves_and_no50(engine, count):
+    """The best moves and every move's result from `tb probe` against the
+    fathom CLI (its winning, drawing and losing moves, and the first move of
+    its line); --no50."""
+    rng = random.Random(1811)
+    fens = []
+    while len(fens) < 2 * count:
+        f = random_fen(rng)
+        if f:
+            fens.append(" ".join(f.split()[:4]) + " 0 1")
+    r = subprocess.run([engine, "tb", "probe", "--path", TABLES, "-"], input="\n".join(fens) + "\n",
+                       capture_output=True, text=True, timeout=300)
+    compared, several, wrong = 0, 0, []
+    for fen, block in zip(fens, r.stdout.split("\n\n")):
+        if compared == count:
+            break
+        if not block.startswith("WDL") or "best:" not in block:
+            continue
+        best = {m.rstrip("+#") for m in re.search(r"^best:(.*)$", block, re.M).group(1).split()}
+        moves = {m.rstrip("+#"): v for m, v in
+                 re.findall(r" (\S+?)=(win|draw|loss|cursed win|blessed loss)(?= |$)", re.search(r"^moves:(.*)$", block, re.M).group(1))}
+        out = subprocess.run([FATHOM, "--path=" + TABLES, fen], capture_output=True, text=True).stdout
+        theirs = {k: set(re.search(r'\[%sMoves "([^"]*)"\]' % k, out).group(1).replace(",", " ").split())
+                  for k in ("Winning", "Drawing", "Losing")}
+        line = re.search(r"^1\.(?:\.\.)? ?(\S+)", out, re.M)
+        first = line.group(1).rstrip("+#") if line else None
+        kind = {"win": "Winning", "loss": "Losing"}
+        ours = {k: {m for m, v in moves.items() if kind.get(v, "Drawing") == k} for k in theirs}
+        compared += 1
+        several += 1 < len(best) < len(moves)
+        if ours != theirs or first not in best or not best <= next(s for s in theirs.values() if first in s):
+            wrong.append((fen, sorted(best), first))
+    check(compared == count and not wrong,
+          f"tb probe's best moves hold fathom's first move, within its result, and every move's result is fathom's, "
+          f"on {compared} positions ({several} with some but not all moves best)" + (f"; differ: {wrong[:2]}" if wrong else ""))
+    cursed = "8/8/8/8/8/2k5/8/KR6 w - - 90 1"
+    with50, without = probe_text(engine, cursed), probe_text(engine, cursed, "--no50")
+    moves50 = re.search(r"^moves:(.*)$", with50, re.M).group(1)
+    moves = re.search(r"^moves:(.*)$", without, re.M).group(1)
+    check("Rd1=cursed win" in moves50 and "cursed" not in moves and "Rd1=win" in moves and "Rb3+=draw" in moves
+          and re.search(r"^best: Rd1$", without, re.M),
+          f"tb probe --no50 on a cursed win: the moves win ({moves.strip()[:60]}...; with the rule: {moves50.strip()[:50]}...)")
+
+
+def several_directories(engine, work):
+    """SyzygyPath A:B with the tables split over two directories: a 4-piece
+    position from each is found (and A alone lacks B's)."""
+    a, b = os.path.join(work, "split-a"), os.path.join(work, "split-b")
+    os.makedirs(a)
+    os.makedirs(b)
+    names = sorted({n.split(".")[0] for n in os.listdir(TABLES)})
+    for i, name in enumerate(names):
+        for ext in (".rtbw", ".rtbz"):
+            if os.path.exists(os.path.join(TABLES, name + ext)):
+                to_a = name == "KQvKR" or (name != "KRvKP" and i % 2 == 0)
+                shutil.copy(os.path.join(TABLES, name + ext), a if to_a else b)
+    in_a = "8/8/8/3rk3/8/8/8/KQ6 w - - 0 1"              # KQvKR
+    in_b = "8/8/8/4k3/8/4p3/8/K6R w - - 0 1"             # KRvKP
+    where = {f: "a" if os.path.exists(os.path.join(a, m + ".rtbw")) else "b" for f, m in ((in_a, "KQvKR"), (in_b, "KRvKP"))}
+    check(where == {in_a: "a", in_b: "b"}, f"the split put KQvKR in {where[in_a]}, KRvKP in {where[in_b]}")
+    both = f"{a}:{b}"
+    for fen in (in_a, in_b):
+        full = parse_probe(probe_text(engine, fen))
+        split = parse_probe(probe_text(engine, fen, path=both))
+        check(full[0] in ("win", "draw", "loss") and split == full, f"tb probe --path A:B finds {fen}: {split} (all tables: {full})")
+    check(parse_probe(probe_text(engine, in_b, path=a)) == ("none", None), "... and directory A alone does not have KRvKP")
+    e = Uci(engine)
+    e.send(f"setoption name SyzygyPath value {both}")
+    e.send("isready")
+    note = [l for l in e.until("readyok") if l.startswith("info string")]
+    check(note and "up to 4 pieces" in note[0] and "(35 WDL files)" in note[0], f"SyzygyPath A:B: {note[0] if note else '-'}")
+    for fen in (in_a, in_b):
+        hits, score, best = search(e, [], fen, 6)
+        check(hits > 0 and score == ("cp", 31614) and best in legal_moves(fen), f"SyzygyPath A:B, {fen}: tbhits {hits}, {score}, {best}")
+    e.quit()
+
+
 def unreadable(engine, work):
     """A table directory without read permission. Root reads any directory,
     so as root the engine runs as nobody (setpriv), from a copy of the binary
@@ -237,6 +368,7 @@ def protocols(engine):
     with open(os.path.join(truncated, "KPvK.rtbw"), "wb") as f:
         f.write(data[: len(data) // 3])
     unreadable(engine, work)
+    several_directories(engine, work)
 
     e = Uci(engine)
     for path, expect in ((os.path.join(work, "missing"), "No such file"), (notatable, "not used: a damaged table"),
@@ -314,6 +446,8 @@ def main(argv):
     engine = argv[0] if argv else "./bachess"
     wanted = int(argv[1]) if len(argv) > 1 else 1000
     oracle(engine, wanted)
+    best_moves_and_no50(engine, min(wanted, 200))
+    options(engine)
     protocols(engine)
     print(f"{checks[0] - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
