@@ -169,9 +169,11 @@ deps-check: $(EXE)
 	scripts/check-symbols.sh $(BUILD)/release
 
 # Syzygy tables (data/syzygy) through Fathom: 1,000 positions against
-# Debian's fathom CLI, the options and commands of both protocols, bad paths.
+# Debian's fathom CLI, the options and commands of both protocols, bad paths;
+# then three endgames played out against Stockfish (tests/tb_conversion_test.py).
 syzygy-test: $(EXE)
 	python3 tests/syzygy_test.py ./$(EXE) 1000
+	python3 tests/tb_conversion_test.py ./$(EXE)
 
 # Threaded search under ThreadSanitizer: stop/ponderhit/isready races.
 tsan-tests: $(BUILD)/bachess-tsan

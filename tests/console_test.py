@@ -423,8 +423,36 @@ def t_chess960_random(exe, work):
     check(movetext[:1] == ["b4"] and len(movetext) == 9 and movetext[-1] == "*", "the moves saved: %r" % movetext)
 
 
+def t_syzygy_path(exe, work):
+    """set SyzygyPath=DIR loads the tables (the engine converts KRvK with the
+    tables' score); a missing path is reported and the engine plays on."""
+    tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "syzygy")
+    c = Console(exe, work)
+    try:
+        c.expect(rb"^bachess: type a move")
+        out = c.command("set SyzygyPath=" + tables)
+        check(re.search(r"SyzygyPath set to .*: tablebases: up to 4 pieces .*\(35 WDL files\)", out), out)
+        c.command("fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1")
+        c.command("post")
+        c.command("depth 8")
+        out = c.command("go")
+        m = re.search(r"bachess plays 1\. (\S+) .*eval \+(\d+\.\d+)", out)
+        check(m and float(m.group(2)) > 200, "KRvK with tables: no tablebase score:\n%s" % out)
+        check(m.group(1) in ("Rd1", "Rd1+"), "KRvK: %s is not the tables' best move Rd1" % m.group(1))
+        out = c.command("set SyzygyPath=" + os.path.join(work, "missing"))
+        check(re.search(r"SyzygyPath set to .*missing: no tablebases .*No such file or directory: playing without them", out), out)
+        out = c.command("go")
+        m = re.search(r"bachess plays 1\.\.\. (K[a-h][1-8])", out)
+        check(m, "no move after a missing SyzygyPath:\n%s" % out)
+        rc = c.eof()
+        check(rc == 0, "exit code %d" % rc)
+    finally:
+        c.close()
+
+
 SCENARIOS = [t_short_game_illegal_move_undo, t_finished_games_in_pgn, t_ascii_board_and_pgn_options,
-             t_bad_input_never_crashes, t_protocol_first_line_still_uci, t_chess960, t_chess960_random]
+             t_bad_input_never_crashes, t_protocol_first_line_still_uci, t_chess960, t_chess960_random,
+             t_syzygy_path]
 
 
 def main():

@@ -7,10 +7,16 @@
      positions with 3 and 4 pieces, both sides to move, with en-passant
      positions and halfmove clocks that turn wins into cursed wins and
      losses into blessed losses;
-  2. the options and commands in both protocols: tbhits in the search
+  2. `tb probe`'s best moves and each move's result against the fathom CLI
+     (200 positions), and --no50 on a cursed win;
+  3. what SyzygyProbeLimit (0; 3), SyzygyProbeDepth (1 against 100) and
+     Syzygy50MoveRule (a cursed win) do to tbhits and the score;
+  4. the options and commands in both protocols: tbhits in the search
      output, a won root converted with the tables' score, a mate still found
-     as a mate, and bad paths (missing, not a table, truncated table,
-     unreadable directory) reported while the engine plays on.
+     as a mate, bad paths (missing, not a table, truncated table, an
+     unreadable directory, as nobody through setpriv when run as root)
+     reported while the engine plays on, the tables split over two
+     directories (A:B), SyzygyPath during a search.
 
     python3 tests/syzygy_test.py ./bachess [POSITIONS]
 """
@@ -150,9 +156,16 @@ def oracle(engine, wanted):
     check(kinds.get("cursed win", 0) > 0 and kinds.get("blessed loss", 0) > 0, "cursed wins and blessed losses included")
 
 
+def legal_moves(fen):
+    """The legal moves of `fen` by Stockfish's `go perft 1`."""
+    out = subprocess.run(["/usr/games/stockfish"], input=f"position fen {fen}\ngo perft 1\nquit\n",
+                         capture_output=True, text=True, timeout=20).stdout
+    return set(re.findall(r"^([a-h][1-8][a-h][1-8][qrbn]?): \d+$", out, re.M))
+
+
 class Uci:
-    def __init__(self, engine):
-        self.p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    def __init__(self, engine, prefix=()):
+        self.p = subprocess.Popen(list(prefix) + [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                   text=True, bufsize=1)
         self.send("uci")
         self.until("uciok")
@@ -177,6 +190,172 @@ class Uci:
         self.p.wait(timeout=10)
 
 
+def search(e, setup, fen, depth):
+    """(tbhits, last score, bestmove) of a fresh search after `setup` lines."""
+    e.send("ucinewgame")
+    for line in setup:
+        e.send(line)
+    e.send(f"position fen {fen}")
+    e.send(f"go depth {depth}")
+    lines = e.until("^bestmove")
+    infos = [l for l in lines if " pv " in l]
+    hits = max([int(m.group(1)) for l in lines for m in [re.search(r"tbhits (\d+)", l)] if m] or [0])
+    score = re.search(r"score (cp|mate) (-?\d+)", infos[-1])
+    return hits, (score.group(1), int(score.group(2))), lines[-1].split()[1]
+
+
+def options(engine):
+    """What SyzygyProbeLimit, SyzygyProbeDepth and Syzygy50MoveRule do."""
+    e = Uci(engine)
+    e.send(f"setoption name SyzygyPath value {TABLES}")
+    e.send("isready")
+    e.until("readyok")
+    five = "8/8/4k3/8/2r5/8/2R5/K2N4 w - - 0 1"        # Rxc4 leads to KRNvK
+    blocked = "8/8/4k3/4p3/4P3/4K3/8/8 w - - 0 1"       # 4 pieces, no capture or pawn move soon
+    krk = "8/8/8/8/8/2k5/8/KR6 w - - 0 1"
+    hits, score, _ = search(e, ["setoption name SyzygyProbeLimit value 0"], five, 8)
+    hits2, _, _ = search(e, [], krk, 8)
+    check(hits == 0 and hits2 == 0 and score[1] < 20000, f"SyzygyProbeLimit 0: tbhits {hits} and {hits2}, score {score}")
+    hits4, _, _ = search(e, ["setoption name SyzygyProbeLimit value 4"], blocked, 4)
+    hits, _, _ = search(e, ["setoption name SyzygyProbeLimit value 3"], blocked, 4)
+    hits3, score, _ = search(e, [], krk, 8)
+    check(hits4 > 0 and hits == 0 and hits3 > 0 and score == ("cp", 31614),
+          f"SyzygyProbeLimit 3: 4 pieces tbhits {hits} (limit 4: {hits4}), 3 pieces tbhits {hits3}, score {score}")
+    hits1, score1, _ = search(e, ["setoption name SyzygyProbeLimit value 7", "setoption name SyzygyProbeDepth value 1"], five, 6)
+    hits, score, _ = search(e, ["setoption name SyzygyProbeDepth value 100"], five, 6)
+    check(hits1 > 0 and score1[1] > 20000 and hits == 0 and score[1] < 20000,
+          f"SyzygyProbeDepth 1: tbhits {hits1}, score {score1}; 100: tbhits {hits}, score {score} (no 4-piece probes)")
+    cursed = "8/8/8/8/8/2k5/8/KR6 w - - 90 1"        # DTZ 27 with 90 half-moves gone
+    _, score50, best50 = search(e, ["setoption name SyzygyProbeDepth value 1"], cursed, 8)
+    _, score, best = search(e, ["setoption name Syzygy50MoveRule value false"], cursed, 8)
+    check(score50 == ("cp", 0) and score == ("cp", 31614) and best50 == best == "b1d1",
+          f"Syzygy50MoveRule: a cursed win scores {score50} with the rule, {score} without ({best50}, {best})")
+    e.quit()
+
+
+def probe_text(engine, fen, *flags, path=TABLES):
+    return subprocess.run([engine, "tb", "probe", "--path", path, *flags, fen], capture_output=True, text=True,
+                          timeout=30).stdout
+
+
+def best_moves_and_no50(engine, count):
+    """The best moves and every move's result from `tb probe` against the
+    fathom CLI (its winning, drawing and losing moves, and the first move of
+    its line); --no50."""
+    rng = random.Random(1811)
+    fens = []
+    while len(fens) < 2 * count:
+        f = random_fen(rng)
+        if f:
+            fens.append(" ".join(f.split()[:4]) + " 0 1")
+    r = subprocess.run([engine, "tb", "probe", "--path", TABLES, "-"], input="\n".join(fens) + "\n",
+                       capture_output=True, text=True, timeout=300)
+    compared, several, wrong = 0, 0, []
+    for fen, block in zip(fens, r.stdout.split("\n\n")):
+        if compared == count:
+            break
+        if not block.startswith("WDL") or "best:" not in block:
+            continue
+        best = {m.rstrip("+#") for m in re.search(r"^best:(.*)$", block, re.M).group(1).split()}
+        moves = {m.rstrip("+#"): v for m, v in
+                 re.findall(r" (\S+?)=(win|draw|loss|cursed win|blessed loss)(?= |$)", re.search(r"^moves:(.*)$", block, re.M).group(1))}
+        out = subprocess.run([FATHOM, "--path=" + TABLES, fen], capture_output=True, text=True).stdout
+        theirs = {k: set(re.search(r'\[%sMoves "([^"]*)"\]' % k, out).group(1).replace(",", " ").split())
+                  for k in ("Winning", "Drawing", "Losing")}
+        line = re.search(r"^1\.(?:\.\.)? ?(\S+)", out, re.M)
+        first = line.group(1).rstrip("+#") if line else None
+        kind = {"win": "Winning", "loss": "Losing"}
+        ours = {k: {m for m, v in moves.items() if kind.get(v, "Drawing") == k} for k in theirs}
+        compared += 1
+        several += 1 < len(best) < len(moves)
+        if ours != theirs or first not in best or not best <= next(s for s in theirs.values() if first in s):
+            wrong.append((fen, sorted(best), first))
+    check(compared == count and not wrong,
+          f"tb probe's best moves hold fathom's first move, within its result, and every move's result is fathom's, "
+          f"on {compared} positions ({several} with some but not all moves best)" + (f"; differ: {wrong[:2]}" if wrong else ""))
+    cursed = "8/8/8/8/8/2k5/8/KR6 w - - 90 1"
+    with50, without = probe_text(engine, cursed), probe_text(engine, cursed, "--no50")
+    moves50 = re.search(r"^moves:(.*)$", with50, re.M).group(1)
+    moves = re.search(r"^moves:(.*)$", without, re.M).group(1)
+    check("Rd1=cursed win" in moves50 and "cursed" not in moves and "Rd1=win" in moves and "Rb3+=draw" in moves
+          and re.search(r"^best: Rd1$", without, re.M),
+          f"tb probe --no50 on a cursed win: the moves win ({moves.strip()[:60]}...; with the rule: {moves50.strip()[:50]}...)")
+
+
+def several_directories(engine, work):
+    """SyzygyPath A:B with the tables split over two directories: a 4-piece
+    position from each is found (and A alone lacks B's)."""
+    a, b = os.path.join(work, "split-a"), os.path.join(work, "split-b")
+    os.makedirs(a)
+    os.makedirs(b)
+    names = sorted({n.split(".")[0] for n in os.listdir(TABLES)})
+    for i, name in enumerate(names):
+        for ext in (".rtbw", ".rtbz"):
+            if os.path.exists(os.path.join(TABLES, name + ext)):
+                to_a = name == "KQvKR" or (name != "KRvKP" and i % 2 == 0)
+                shutil.copy(os.path.join(TABLES, name + ext), a if to_a else b)
+    in_a = "8/8/8/3rk3/8/8/8/KQ6 w - - 0 1"              # KQvKR
+    in_b = "8/8/8/4k3/8/4p3/8/K6R w - - 0 1"             # KRvKP
+    where = {f: "a" if os.path.exists(os.path.join(a, m + ".rtbw")) else "b" for f, m in ((in_a, "KQvKR"), (in_b, "KRvKP"))}
+    check(where == {in_a: "a", in_b: "b"}, f"the split put KQvKR in {where[in_a]}, KRvKP in {where[in_b]}")
+    both = f"{a}:{b}"
+    for fen in (in_a, in_b):
+        full = parse_probe(probe_text(engine, fen))
+        split = parse_probe(probe_text(engine, fen, path=both))
+        check(full[0] in ("win", "draw", "loss") and split == full, f"tb probe --path A:B finds {fen}: {split} (all tables: {full})")
+    check(parse_probe(probe_text(engine, in_b, path=a)) == ("none", None), "... and directory A alone does not have KRvKP")
+    e = Uci(engine)
+    e.send(f"setoption name SyzygyPath value {both}")
+    e.send("isready")
+    note = [l for l in e.until("readyok") if l.startswith("info string")]
+    check(note and "up to 4 pieces" in note[0] and "(35 WDL files)" in note[0], f"SyzygyPath A:B: {note[0] if note else '-'}")
+    for fen in (in_a, in_b):
+        hits, score, best = search(e, [], fen, 6)
+        check(hits > 0 and score == ("cp", 31614) and best in legal_moves(fen), f"SyzygyPath A:B, {fen}: tbhits {hits}, {score}, {best}")
+    e.quit()
+
+
+def unreadable(engine, work):
+    """A table directory without read permission. Root reads any directory,
+    so as root the engine runs as nobody (setpriv), from a copy of the binary
+    in a directory everyone may enter (a fresh clone under /root would not
+    be); without setpriv it runs as root, where the tables must load."""
+    locked = os.path.join(work, "locked")
+    shutil.copytree(TABLES, locked)
+    os.chmod(locked, 0)
+    prefix, how, expect = [], "as uid %d (not root)" % os.geteuid(), r"Permission denied: playing without them"
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() == 0 and setpriv:
+        os.chmod(work, 0o755)
+        copy = os.path.join(work, "bin")
+        os.makedirs(copy)
+        os.chmod(copy, 0o755)
+        engine = shutil.copy(engine, os.path.join(copy, "bachess"))
+        os.chmod(engine, 0o755)
+        prefix, how = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"], "as nobody (setpriv, uid 65534)"
+        p = subprocess.run(prefix + ["/bin/sh", "-c", 'test -x "$1" && ! test -r "$2"', "-", engine, locked])
+        check(p.returncode == 0, f"nobody can run {engine} and cannot read {locked}")
+    elif os.geteuid() == 0:
+        how, expect = "as root (no setpriv: the directory is readable to root)", r"tablebases: up to 4 pieces"
+    print(f"      the unreadable directory, run {how}", flush=True)
+    e = Uci(engine, prefix)
+    e.send(f"setoption name SyzygyPath value {locked}")
+    e.send("isready")
+    note = [l for l in e.until("readyok") if l.startswith("info string")]
+    check(note and re.search(expect, note[0]) is not None and "error" not in note[0],
+          f"SyzygyPath unreadable dir, {how}: {note[0] if note else 'no info string'}")
+    fen = "8/8/8/8/8/2k5/8/KR6 w - - 0 1"
+    e.send(f"position fen {fen}")
+    e.send("go depth 6")
+    lines = e.until("^bestmove")
+    best = lines[-1].split()[1]
+    check(best in legal_moves(fen), f"... and plays on: {lines[-1]} legal in {fen}")
+    if "Permission" in expect:
+        check(all("tbhits 0" in l for l in lines if " tbhits " in l), "... without tables (tbhits 0)")
+    e.quit()
+    os.chmod(locked, 0o755)
+
+
 def protocols(engine):
     work = tempfile.mkdtemp(prefix="bachess-tb-")
     notatable = os.path.join(work, "fake")
@@ -188,15 +367,12 @@ def protocols(engine):
     data = open(os.path.join(TABLES, "KPvK.rtbw"), "rb").read()
     with open(os.path.join(truncated, "KPvK.rtbw"), "wb") as f:
         f.write(data[: len(data) // 3])
-    unreadable = os.path.join(work, "locked")
-    shutil.copytree(TABLES, unreadable)
-    os.chmod(unreadable, 0)
+    unreadable(engine, work)
+    several_directories(engine, work)
 
     e = Uci(engine)
-    # Root reads any directory: there the unreadable one is read, and must load.
-    locked_expect = "up to 4 pieces" if os.geteuid() == 0 else "Permission denied"
     for path, expect in ((os.path.join(work, "missing"), "No such file"), (notatable, "not used: a damaged table"),
-                         (truncated, "not used: a damaged table"), (unreadable, locked_expect)):
+                         (truncated, "not used: a damaged table")):
         e.send(f"setoption name SyzygyPath value {path}")
         e.send("isready")
         lines = e.until("readyok")
@@ -231,14 +407,20 @@ def protocols(engine):
     e.send("go depth 12")
     info = [l for l in e.until("^bestmove") if " pv " in l][-1]
     check(" score mate " in info, f"a mate inside the tables: {info[:70]}")
-    # SyzygyPath during a search: applied after the search, answered.
+    # SyzygyPath during a search: the search goes on; the path is loaded
+    # once it has ended.
     e.send("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1")
     e.send("go infinite")
     time.sleep(0.2)
     e.send(f"setoption name SyzygyPath value {TABLES}")
     e.send("isready")
     lines = e.until("readyok")
-    check(any(l.startswith("bestmove") for l in lines), "SyzygyPath during go infinite stops the search first")
+    check(not any(l.startswith("bestmove") for l in lines) and any("set when the search has ended" in l for l in lines),
+          "SyzygyPath during go infinite: the search goes on, with a note")
+    e.send("stop")
+    e.until("^bestmove")
+    e.send("isready")
+    check(any("up to 4 pieces" in l for l in e.until("readyok")), "... and the tables are loaded after stop")
     e.quit()
 
     # CECP: the feature and egtpath.
@@ -257,7 +439,6 @@ def protocols(engine):
     p = subprocess.run([engine, "epd", epd, "200", "1", "SyzygyPath=" + TABLES], capture_output=True, text=True, timeout=30)
     check("note: tablebases: up to 4 pieces" in p.stderr and "solved 1/1" in p.stdout,
           f"epd with SyzygyPath=: {p.stderr.strip()[:80]} / {p.stdout.strip()[-20:]}")
-    os.chmod(unreadable, 0o755)
     shutil.rmtree(work)
 
 
@@ -265,6 +446,8 @@ def main(argv):
     engine = argv[0] if argv else "./bachess"
     wanted = int(argv[1]) if len(argv) > 1 else 1000
     oracle(engine, wanted)
+    best_moves_and_no50(engine, min(wanted, 200))
+    options(engine)
     protocols(engine)
     print(f"{checks[0] - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0

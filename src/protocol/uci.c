@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine.h"
 #include "games/gamelog.h"
@@ -36,17 +37,44 @@ static atomic_bool bestmove_sent = true;
 
 /* Commands strictly in order, one bestmove per go: a command that changes
  * the engine's state (setoption, ucinewgame, position, go) first ends a
- * running search, as `stop` would, so that its bestmove goes out before
+ * running search, as `stop` would (setoption SyzygyPath excepted: below), so that its bestmove goes out before
  * the command takes effect. A GUI should not send these during a search,
  * so that case is reported; the moment between the bestmove and the end
  * of the search thread is not. */
+static bool search_running(void) { return engine_is_searching() && !atomic_load(&bestmove_sent); }
+
+/* SyzygyPath set during a search does not cut the search short: the path
+ * is kept and loaded once the search is over (after its bestmove, before
+ * the next command is handled), and a second one replaces the first. */
+static char pending_tb_path[256];
+static bool tb_path_pending;
+
+static void set_and_report(const char *name, const char *value)
+{
+    char error[256];
+    if (!option_set(name, value, error, sizeof error))
+        out_line("info string error: %s", error);
+    else if (*error)
+        out_line("info string %s", error);
+}
+
+static void apply_pending_tb_path(void)
+{
+    if (!tb_path_pending || search_running())
+        return;
+    engine_wait();
+    tb_path_pending = false;
+    set_and_report("SyzygyPath", pending_tb_path);
+}
+
 static void finish_search(const char *command)
 {
-    if (engine_is_searching() && !atomic_load(&bestmove_sent)) {
+    if (search_running()) {
         uci_error("'%s' during a search: the search is stopped first", command);
         engine_stop();
     }
     engine_wait();
+    apply_pending_tb_path();
 }
 
 /* "cp 31", "mate 3" or "mate -2": UCI counts mate in moves, not plies. */
@@ -131,7 +159,6 @@ static void cmd_uci(void)
 /* setoption name <name words> [value <value words>] */
 static void cmd_setoption(const Tokens *t)
 {
-    finish_search("setoption");
     int name_at = tokens_find(t, "name", 1);
     if (name_at < 0) {
         out_line("info string error: setoption needs 'name'");
@@ -144,11 +171,14 @@ static void cmd_setoption(const Tokens *t)
         snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", i > name_at + 1 ? " " : "", t->words[i]);
     for (int i = value_at < 0 ? t->count : value_at + 1; i < t->count; i++)
         snprintf(value + strlen(value), sizeof value - strlen(value), "%s%s", i > value_at + 1 ? " " : "", t->words[i]);
-    char error[256];
-    if (!option_set(name, value, error, sizeof error))
-        out_line("info string error: %s", error);
-    else if (*error)
-        out_line("info string %s", error);
+    if (strcasecmp(name, "SyzygyPath") == 0 && search_running()) {
+        snprintf(pending_tb_path, sizeof pending_tb_path, "%s", value);
+        tb_path_pending = true;
+        out_line("info string SyzygyPath is set when the search has ended; the search goes on");
+        return;
+    }
+    finish_search("setoption");
+    set_and_report(name, value);
 }
 
 /* position [startpos | fen <fields>] [moves <m1> …]
@@ -398,6 +428,7 @@ bool uci_command(char *line)
     }
     bool keep_going = true;
     const char *cmd = t.count ? t.words[0] : "";
+    apply_pending_tb_path(); /* a SyzygyPath set during the search that has ended */
     if (t.count == 0)
         ;
     else if (strcmp(cmd, "uci") == 0)
@@ -418,6 +449,7 @@ bool uci_command(char *line)
         /* The bestmove is out before the next command is read. */
         engine_stop();
         engine_wait();
+        apply_pending_tb_path();
     } else if (strcmp(cmd, "ponderhit") == 0)
         engine_ponderhit();
     else if (strcmp(cmd, "quit") == 0)

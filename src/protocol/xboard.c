@@ -706,7 +706,10 @@ static void cmd_resource(const Tokens *t)
         start_analysis();
 }
 
-/* egtpath syzygy DIR[:DIR...]: the Syzygy tables (other kinds are not read). */
+/* egtpath syzygy DIR[:DIR...]: the Syzygy tables (other kinds are not read).
+ * As for every setting, while the engine thinks on its move the command
+ * waits for the move (the search is not cut short); in analysis mode the
+ * analysis starts again with the new tables. */
 static void cmd_egtpath(const Tokens *t)
 {
     if (t->count < 3 || strcmp(t->words[1], "syzygy") != 0) {
@@ -718,6 +721,8 @@ static void cmd_egtpath(const Tokens *t)
     char path[512];
     tokens_join(t, 2, path, sizeof path);
     set_option(t, "SyzygyPath", path);
+    if (xb.analyzing && xb.activity == IDLE)
+        start_analysis();
 }
 
 static void cmd_option(const Tokens *t)

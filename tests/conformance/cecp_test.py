@@ -675,6 +675,86 @@ def s24b_syzygy():
               "no note for a missing egtpath")
 
 
+def s24c_syzygy_bad_paths():
+    import shutil
+    import tempfile
+    tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "syzygy")
+    with tempfile.TemporaryDirectory(prefix="bachess-cecp-tb-") as work:
+        notatable = os.path.join(work, "fake")
+        os.makedirs(notatable)
+        with open(os.path.join(notatable, "KQvK.rtbw"), "wb") as f:
+            f.write(b"this is not a tablebase" * 10)
+        truncated = os.path.join(work, "truncated")
+        os.makedirs(truncated)
+        with open(os.path.join(tables, "KPvK.rtbw"), "rb") as f:
+            data = f.read()
+        with open(os.path.join(truncated, "KPvK.rtbw"), "wb") as f:
+            f.write(data[: len(data) // 3])
+        shutil.copy(os.path.join(tables, "KPvK.rtbz"), truncated)
+        kpk = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"
+        cases = ((os.path.join(work, "missing"), r"No such file or directory: playing without them"),
+                 (notatable, r"not used: a damaged table .*playing without them"),
+                 (truncated, r"not used: a damaged table .*playing without them"))
+        for path, expect in cases:
+            with cecp() as eng:
+                eng.send("egtpath syzygy " + path)
+                eng.send("ping 1")
+                eng.expect(r"^pong 1$", 10)
+                notes = [t for t in eng.lines_text() if t.startswith("#") and path in t]
+                check(len(notes) == 1 and re.match(r"^# .*" + expect, notes[0]),
+                      f"egtpath {os.path.basename(path)}: no clear '#' note: {notes}")
+                check(not any(t.startswith(("Error", "tellusererror")) for t in eng.lines_text()),
+                      f"egtpath {os.path.basename(path)} refused as an error, not a note")
+                for line in ("new", "st 0.3", "go"):
+                    eng.send(line)
+                legal(eng.expect(MOVE, 5).group(1))
+                for line in ("new", "force", "setboard " + kpk, "st 0.3", "go"):
+                    eng.send(line)
+                legal(eng.expect(MOVE, 5).group(1), kpk)
+
+
+def s24d_syzygy_during_search():
+    tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "syzygy")
+    middlegame = "r2q1rk1/pp2bppp/2n1pn2/3p4/3P1B2/2PB1N2/PP1N1PPP/R2Q1RK1 w - - 3 10"
+    with cecp() as eng:
+        for line in ("new", "force", "setboard " + middlegame, "st 3", "post", "go"):
+            eng.send(line)
+        t0 = eng.now()
+        time.sleep(0.5)
+        mark = eng.mark()
+        eng.send("egtpath syzygy " + tables)
+        eng.send("ping 1")
+        m, at = eng.expect_time(MOVE, 6)
+        check(at - t0 >= 2.0, f"egtpath cut the search short: move after {at - t0:.2f} s with st 3")
+        legal(m.group(1), middlegame)
+        eng.expect(r"^pong 1$", 10)
+        after = eng.since(mark)
+        moved = after.index("move " + m.group(1))
+        loaded = [i for i, t in enumerate(after) if re.match(r"^# tablebases: up to 4 pieces", t)]
+        check(loaded and loaded[0] > moved, f"the tables were not loaded after the move: {after[moved:]}")
+        # They are in effect for the next search.
+        for line in ("new", "force", "setboard 8/8/8/4k3/8/8/8/KR6 w - - 0 1", "sd 8", "go"):
+            eng.send(line)
+        m = eng.expect(MOVE, 5)
+        thinking = thinking_lines(eng.lines_text())
+        check(thinking and int(thinking[-1].group(2)) > 20000,
+              f"KRvK score {thinking[-1].group(2) if thinking else None} after egtpath is not a tablebase win")
+    # In analysis mode the analysis goes on, with the tables.
+    with cecp() as eng:
+        for line in ("new", "force", "setboard 8/8/8/4k3/8/8/8/KR6 w - - 0 1", "post", "analyze"):
+            eng.send(line)
+        eng.expect(THINKING.pattern, 3)
+        time.sleep(0.3)
+        mark = eng.mark()
+        eng.send("egtpath syzygy " + tables)
+        eng.expect(r"^# tablebases: up to 4 pieces", 10)
+        time.sleep(1.0)
+        later = thinking_lines(eng.since(mark))
+        check(later and int(later[-1].group(2)) > 20000,
+              f"analysis after egtpath: {later[-1].group(0) if later else 'no thinking output'}")
+        eng.send("exit")
+
+
 def s25_reuse():
     with cecp() as eng:
         # Game 1 repeats a position twice; game 2 goes through it once more.
@@ -774,6 +854,8 @@ SCENARIOS = [
     ("23 hint and bk", s23_hint_bk),
     ("24 memory, cores, egtpath, option", s24_capabilities),
     ("24b egtpath syzygy: tables loaded, a won root, a bad path", s24b_syzygy),
+    ("24c egtpath syzygy: missing, not a table, truncated: a note, then legal moves", s24c_syzygy_bad_paths),
+    ("24d egtpath during st 3 waits for the move; in analysis the analysis goes on", s24d_syzygy_during_search),
     ("25 two games in a row", s25_reuse),
     ("25b resign when hopeless (option ResignScore)", s25b_resign),
     ("25c the game in the PGN log (option PGNLog)", s25c_pgn_log),

@@ -1179,6 +1179,49 @@ def t_syzygy():
     check(not any(d.get("tbhits", 0) for d in s.infos), "tbhits with the tables switched off")
 
 
+@scenario("59b SyzygyPath during a search: the search goes on, the path is loaded after it")
+def t_syzygy_during_search():
+    tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "syzygy")
+    middlegame = "r2q1rk1/pp2bppp/2n1pn2/3p4/3P1B2/2PB1N2/PP1N1PPP/R2Q1RK1 w - - 3 10"
+    e = start()
+    e.send("position fen " + middlegame)
+    sent = e.send("go movetime 2000")
+    time.sleep(0.4)
+    e.send("setoption name SyzygyPath value " + tables)
+    lines = e.read_until(r"^bestmove", 10.0)
+    s = Search(lines, sent, e.last_time)
+    check(s.elapsed >= 1.8, "SyzygyPath cut the search short: bestmove after %.2f s of movetime 2000" % s.elapsed)
+    notes = [d["string"] for d in s.infos if "string" in d]
+    check(any("set when the search has ended" in n for n in notes), "no note that SyzygyPath waits: %r" % notes)
+    check(not any("stopped" in n or "up to 4 pieces" in n for n in notes), "tables loaded during the search: %r" % notes)
+    check_legal(s.best, middlegame, ponder=s.ponder)
+    notes = e.sync()
+    check(any(re.match(r"^info string tablebases: up to 4 pieces", l) for l in notes),
+          "after the search, no note of the tables loaded: %r" % notes)
+    e.send("position fen 8/8/8/4k3/8/8/8/KR6 w - - 0 1")
+    s = go(e, "go depth 8")
+    check(s.score()[0] == "cp" and s.score()[1] > 20000, "the path set during the search is not in effect: %r" % (s.score(),))
+    # go infinite: isready is answered at once, the last path set wins, and
+    # it is loaded when `stop` ends the search.
+    e.send("position fen " + middlegame)
+    e.send("go infinite")
+    time.sleep(0.2)
+    e.send("setoption name SyzygyPath value /nonexistent/first")
+    e.send("setoption name SyzygyPath value /nonexistent/second")
+    lines = e.sync()
+    check(not any(l.startswith("bestmove") for l in lines), "SyzygyPath stopped go infinite: %r" % lines)
+    e.send("stop")
+    lines = e.read_until(r"^bestmove", 5.0)
+    lines = lines + e.sync()
+    loaded = [l for l in lines if "/nonexistent/" in l and "set when" not in l]
+    check(len(loaded) == 1 and "/nonexistent/second" in loaded[0] and "playing without them" in loaded[0],
+          "after stop, not the last path set: %r" % loaded)
+    e.send("position fen 8/8/8/4k3/8/8/8/KR6 w - - 0 1")
+    s = go(e, "go depth 6")
+    check_legal(s.best, "8/8/8/4k3/8/8/8/KR6 w - - 0 1", ponder=s.ponder)
+    check(not any(d.get("tbhits", 0) for d in s.infos), "tbhits after the tables were switched off")
+
+
 @scenario("60 UCI_Chess960: castling as king-takes-rook, go perft, bad FENs")
 def t_chess960():
     e = start()
