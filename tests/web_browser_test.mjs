@@ -236,13 +236,14 @@ async function main() {
 
     // PGN export: shown, downloaded as bachess.pgn, and read back by bachess.
     const moves = (await state(page)).moves
-    const [download] = await Promise.all([page.waitForEvent("download", { timeout: 10000 }), page.click("#export-pgn")])
+    const [download] = await Promise.all([page.waitForEvent("download", { timeout: 10000 }).catch(() => null),
+      page.click("#export-pgn")])
     await page.waitForFunction(() => document.querySelector("#pgn").value.includes("1. e4"), null, { timeout: 5000 })
     const shown = await page.locator("#pgn").inputValue()
-    const downloaded = readFileSync(await download.path(), "utf8")
-    check(download.suggestedFilename() === "bachess.pgn" && downloaded === shown && downloaded.includes("1. e4"),
-      `the PGN is downloaded as ${download.suggestedFilename()} (${downloaded.length} bytes, the same as shown)`)
-    const exported = readBack(downloaded)
+    const downloaded = download ? readFileSync(await download.path(), "utf8") : ""
+    check(download && download.suggestedFilename() === "bachess.pgn" && downloaded === shown && downloaded.includes("1. e4"),
+      `the PGN is downloaded as ${download && download.suggestedFilename()} (${downloaded.length} bytes, the same as shown)`)
+    const exported = readBack(downloaded || shown)
     check(/games: 1 read, 0 unreadable/.test(exported.report) && exported.sans.join(" ") === moves.join(" "),
       `the downloaded PGN is read back by bachess book read with the same ${moves.length} moves`)
 
