@@ -7,8 +7,15 @@ heavy use, with any build (run once optimised, once with ASan/UBSan):
   1. the page and its assets are served; any other path is 404, path
      traversal in plain and percent-encoded forms included;
   2. a foreign Origin or Host is refused (403), for commands and events;
+  0b. it listens on 127.0.0.1 only by default (/proc/net/tcp); with
+     --bind 0.0.0.0 on every address, and then a Host naming an address of
+     this machine's interfaces is served, a DNS name or another address not;
   3. commands outside the page's subset (quit, options naming files,
-     control characters) are refused (400), oversized bodies too (413);
+     control characters, `go perft`, which could not be stopped) are
+     refused (400), oversized bodies too (413); after `go perft 8` the
+     engine still answers `isready` at once;
+  3b. the rate limit is per client: one that floods gets 429s while
+     another's `isready` is still answered;
   4. 200 concurrent event streams are served at once, and connections
      beyond the limit are not served (they wait in the backlog);
   5. 10,000 messages from 8 senders, a third of them garbage, paced over
@@ -21,6 +28,7 @@ heavy use, with any build (run once optimised, once with ASan/UBSan):
 
     python3 tests/web_server_test.py ./bachess
 """
+import http.client
 import os
 import random
 import re
@@ -52,13 +60,13 @@ def free_port():
     return port
 
 
-def request(port, method, path, body=b"", headers=None, timeout=10):
+def request(port, method, path, body=b"", headers=None, timeout=10, address="127.0.0.1"):
     """A raw HTTP/1.1 request (no client-side path normalisation); (status, body)."""
     head = {"Host": f"127.0.0.1:{port}", "Connection": "close", "Content-Length": str(len(body))}
     head.update(headers or {})
     data = f"{method} {path} HTTP/1.1\r\n".encode() + b"".join(
         f"{k}: {v}\r\n".encode() for k, v in head.items()) + b"\r\n" + body
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+    with socket.create_connection((address, port), timeout=timeout) as s:
         s.sendall(data)
         reply = b""
         while True:
@@ -102,6 +110,106 @@ class EventStream:
         self.sock.close()
 
 
+def listening_addresses(port):
+    """The local IPv4 addresses (hex, as in /proc/net/tcp) of the sockets listening on `port`."""
+    found = []
+    with open("/proc/net/tcp") as f:
+        for row in f.read().splitlines()[1:]:
+            local, state = row.split()[1], row.split()[3]
+            address, hexport = local.split(":")
+            if state == "0A" and int(hexport, 16) == port:
+                found.append(address)
+    return found
+
+
+def local_addresses():
+    """This machine's IPv4 addresses other than 127.0.0.0/8 (/proc/net/fib_trie)."""
+    found, last = set(), None
+    with open("/proc/net/fib_trie") as f:
+        for row in f:
+            m = re.match(r"\s*\|-- (\d+\.\d+\.\d+\.\d+)", row)
+            if m:
+                last = m.group(1)
+            elif "/32 host LOCAL" in row and last and not last.startswith("127."):
+                found.add(last)
+    return sorted(found)
+
+
+def rate_limit_per_client(port):
+    """One client floods; another's isready is still answered."""
+    calm = EventStream(port)
+    time.sleep(0.5)
+    statuses, refused, stop = {}, threading.Event(), threading.Event()
+
+    def flooder():
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        end = time.time() + 6
+        while time.time() < end and not stop.is_set():
+            conn.request("POST", "/command", b"position startpos", {"X-Bachess-Session": "flooder"})
+            r = conn.getresponse()
+            r.read()
+            statuses[r.status] = statuses.get(r.status, 0) + 1
+            if r.status == 429:
+                refused.set()
+        conn.close()
+
+    thread = threading.Thread(target=flooder)
+    start = time.time()
+    thread.start()
+    refused.wait(5)
+    status, _ = request(port, "POST", "/command", b"isready", {"X-Bachess-Session": "calm"})
+    asked = time.time()
+    answered = calm.wait_for("data: readyok", 2)
+    waited = time.time() - asked
+    time.sleep(0.5)  # the flood goes on a little after the answer
+    stop.set()
+    thread.join()
+    seconds = time.time() - start
+    calm.close()
+    check(refused.is_set() and statuses.get(200, 0) <= 100 * (int(seconds) + 2),
+          f"a client flooding for {seconds:.1f} s is refused beyond 100 commands a second: {statuses}")
+    check(status == 200 and answered, f"meanwhile another client's isready is accepted ({status}) and answered "
+          f"({'readyok' if answered else 'nothing'} after {waited:.2f} s)")
+
+
+def bind_checks(engine):
+    """Loopback by default; --bind 0.0.0.0 everywhere, with the Host names that it accepts."""
+    port = free_port()
+    server = subprocess.Popen([engine, "web", "--port", str(port)], stdout=subprocess.PIPE, text=True)
+    server.stdout.readline()
+    check(listening_addresses(port) == ["0100007F"], f"by default it listens on 127.0.0.1 only "
+          f"(/proc/net/tcp: {listening_addresses(port)})")
+    others = local_addresses()
+    if others:
+        status, _ = request(port, "GET", "/", headers={"Host": f"{others[0]}:{port}"})
+        check(status == 403, f"bound to loopback, a Host naming {others[0]} is refused: {status}")
+    server.terminate()
+    server.wait(timeout=30)
+    server.stdout.close()
+
+    port = free_port()
+    server = subprocess.Popen([engine, "web", "--port", str(port), "--bind", "0.0.0.0"], stdout=subprocess.PIPE,
+                              text=True)
+    server.stdout.readline()
+    check(listening_addresses(port) == ["00000000"], f"--bind 0.0.0.0 listens on every address "
+          f"(/proc/net/tcp: {listening_addresses(port)})")
+    for host, expected in [(f"127.0.0.1:{port}", 200), (f"localhost:{port}", 200), (f"0.0.0.0:{port}", 200),
+                           (f"rebound.example:{port}", 403), (f"203.0.113.77:{port}", 403),
+                           (f"127.0.0.1:{port + 1}", 403)] + [(f"{a}:{port}", 200) for a in others]:
+        status, _ = request(port, "GET", "/", headers={"Host": host})
+        check(status == expected, f"--bind 0.0.0.0, Host {host}: {status} (expected {expected})")
+    if others:
+        status, _ = request(port, "POST", "/command", b"isready", {"Host": f"{others[0]}:{port}",
+                                                                    "Origin": f"http://{others[0]}:{port}"},
+                            address=others[0])
+        check(status == 200, f"--bind 0.0.0.0, a page at http://{others[0]}:{port}/ may send commands: {status}")
+    else:
+        print("skip  no address but loopback: the Host of an interface address is not tried")
+    server.terminate()
+    server.wait(timeout=30)
+    server.stdout.close()
+
+
 def rss_mb(pid):
     with open(f"/proc/{pid}/status") as f:
         return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1)) / 1024
@@ -116,7 +224,7 @@ VALID = [b"isready", b"position startpos moves e2e4", b"go depth 2", b"stop", b"
 
 
 def flood(port, count, seed, refused, seconds):
-    """`count` messages from one sender, paced evenly over `seconds`."""
+    """`count` messages from one sender (a session of its own), paced evenly over `seconds`."""
     rng = random.Random(seed)
     start = time.time()
     for i in range(count):
@@ -126,7 +234,7 @@ def flood(port, count, seed, refused, seconds):
         else:
             body = rng.choice(VALID)
         try:
-            status, _ = request(port, "POST", "/command", body)
+            status, _ = request(port, "POST", "/command", body, {"X-Bachess-Session": f"sender{seed}"})
             refused[status] = refused.get(status, 0) + 1
         except OSError:
             refused["error"] = refused.get("error", 0) + 1
@@ -139,6 +247,7 @@ def main(engine):
     check(bad.returncode == 2 and "Threads" in bad.stderr, f"--threads 0 refused: exit {bad.returncode}, "
           f"{bad.stderr.strip()[:80]!r}")
     tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "syzygy")
+    bind_checks(engine)
     server = subprocess.Popen([engine, "web", "--port", str(port), "--hash", "32", "--threads", "2", "--syzygy", tables],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first = server.stdout.readline()
@@ -169,6 +278,18 @@ def main(engine):
                  b"go\x07", b""):
         status, _ = request(port, "POST", "/command", body)
         check(status == 400, f"refused {body[:40]!r}: {status}")
+    stream = EventStream(port)
+    time.sleep(0.5)
+    for body in (b"go perft 8", b"go  perft 8", b"go depth 1 perft 8"):
+        status, _ = request(port, "POST", "/command", body)
+        check(status == 400, f"refused {body!r} (it could not be stopped): {status}")
+    asked = time.time()
+    request(port, "POST", "/command", b"isready")
+    answered = stream.wait_for("data: readyok", 2)
+    check(answered and not any("Nodes searched" in line for line in stream.lines),
+          f"after go perft 8 the engine answers isready at once ({time.time() - asked:.2f} s), no perft ran")
+    stream.close()
+    rate_limit_per_client(port)
     status, _ = request(port, "POST", "/command", b"go " + b"x" * 10000)
     check(status == 413, f"a 10 kB command: {status}")
     status, _ = request(port, "POST", "/pgn", b"moves e2e4 e7e5 e1e3")
@@ -187,6 +308,10 @@ def main(engine):
           f"{256 - STREAMS} places were free)")
     for s in extra:
         s.close()
+    # The server sees a stream closed when it next writes to it (an event, or a comment after 5 s):
+    # until then the places stay taken, and the idle connection below would wait in the backlog,
+    # its 30 s starting late.
+    time.sleep(6)
     rss_before = rss_mb(server.pid)
 
     # 5. The flood; meanwhile a connection that sends half a request and then nothing.

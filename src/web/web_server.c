@@ -2,6 +2,7 @@
 #include "web/web_server.h"
 
 #include <arpa/inet.h>
+#include <ifaddrs.h>
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,7 +15,8 @@
 #include "web/web_session.h"
 
 static struct MHD_Daemon *daemon_handle;
-static char allowed_hosts[3][64]; /* "127.0.0.1:8088", "localhost:8088", the bound address */
+static char bound_address[INET_ADDRSTRLEN]; /* as given to --bind, e.g. "127.0.0.1" */
+static char bound_port_text[8];
 
 /* What a POST has sent so far, kept between the handler's calls. */
 typedef struct {
@@ -44,35 +46,103 @@ static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, con
     return reply(c, status, "text/plain; charset=utf-8", text, strlen(text), MHD_RESPMEM_MUST_COPY);
 }
 
+/* Whether `name` (an IPv4 address in text) is one of this machine's
+ * interfaces' addresses, as they are now. */
+static bool interface_address(const char *name)
+{
+    struct in_addr a;
+    struct ifaddrs *list;
+    if (inet_pton(AF_INET, name, &a) != 1 || getifaddrs(&list) != 0)
+        return false;
+    bool found = false;
+    for (struct ifaddrs *i = list; i && !found; i = i->ifa_next)
+        found = i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+                ((const struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr == a.s_addr;
+    freeifaddrs(list);
+    return found;
+}
+
+/* Whether a Host header names this server: "127.0.0.1", "localhost" or the
+ * bound address, and when bound to 0.0.0.0 any IPv4 address of this
+ * machine's interfaces, each with the port (which a browser leaves out for
+ * port 80). No other name: a DNS name, even one that resolves here, may be
+ * an attacker's rebound to this machine, while an address cannot be. */
+static bool names_this_server(const char *host)
+{
+    char name[64];
+    const char *colon = strrchr(host, ':');
+    size_t length = colon ? (size_t)(colon - host) : strlen(host);
+    if (length == 0 || length >= sizeof name)
+        return false;
+    if (colon ? strcmp(colon + 1, bound_port_text) != 0 : strcmp(bound_port_text, "80") != 0)
+        return false;
+    memcpy(name, host, length);
+    name[length] = '\0';
+    if (strcmp(name, "127.0.0.1") == 0 || strcmp(name, "localhost") == 0 || strcmp(name, bound_address) == 0)
+        return true;
+    return strcmp(bound_address, "0.0.0.0") == 0 && interface_address(name);
+}
+
 /* Host names this server; Origin, if sent, is this server too. */
 static bool trusted(struct MHD_Connection *c)
 {
     const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
     const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-    if (!host)
-        return false;
-    bool known = false;
-    for (int i = 0; i < 3; i++)
-        known |= allowed_hosts[i][0] && strcmp(host, allowed_hosts[i]) == 0;
-    if (!known)
+    if (!host || !names_this_server(host))
         return false;
     return !origin || (strncmp(origin, "http://", 7) == 0 && strcmp(origin + 7, host) == 0);
 }
 
-/* A shared budget of commands a second, so that a flood cannot keep the
- * engine from its search or the other pages. */
-static bool within_rate(void)
+/* Budgets of commands a second: one for each client (its address and the
+ * session id its page sends), so that one page's flood does not silence the
+ * others, and a shared one, so that many clients together cannot keep the
+ * engine from its search. A command refused for its client's budget does
+ * not spend the shared one. */
+typedef struct {
+    char key[WEB_CLIENT_KEY_MAX];
+    int64_t second;
+    int used;
+} RateBucket;
+
+static bool within_rate(const char *key)
 {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static RateBucket clients[WEB_RATE_CLIENTS];
     static int64_t second;
     static int used;
     pthread_mutex_lock(&lock);
     int64_t now = time_now_ms() / 1000;
     if (now != second)
         second = now, used = 0;
-    bool ok = ++used <= WEB_COMMANDS_PER_SECOND;
+    RateBucket *bucket = NULL, *stale = NULL;
+    for (int i = 0; i < WEB_RATE_CLIENTS && !bucket; i++) {
+        if (clients[i].second != now)
+            stale = stale ? stale : &clients[i];
+        else if (strcmp(clients[i].key, key) == 0)
+            bucket = &clients[i];
+    }
+    if (!bucket && stale) { /* a client new in this second */
+        bucket = stale;
+        snprintf(bucket->key, sizeof bucket->key, "%s", key);
+        bucket->second = now, bucket->used = 0;
+    }
+    /* No bucket: as many clients as there are buckets this second already. */
+    bool ok = bucket && bucket->used < WEB_COMMANDS_PER_SECOND && used < WEB_COMMANDS_PER_SECOND_ALL;
+    if (ok)
+        bucket->used++, used++;
     pthread_mutex_unlock(&lock);
     return ok;
+}
+
+/* The client of a request: its address and the page's session id. */
+static void client_key(struct MHD_Connection *c, char *key, size_t size)
+{
+    char address[INET6_ADDRSTRLEN] = "?";
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info && info->client_addr && info->client_addr->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)info->client_addr)->sin_addr, address, sizeof address);
+    const char *session = MHD_lookup_connection_value(c, MHD_HEADER_KIND, WEB_SESSION_HEADER);
+    snprintf(key, size, "%s %.64s", address, session ? session : "");
 }
 
 /* The event stream: one engine line an event, a comment every few seconds
@@ -112,7 +182,9 @@ static enum MHD_Result serve_post(struct MHD_Connection *c, const char *url, Upl
 {
     if (u->too_long)
         return reply_text(c, 413 /* content too large */, "error: the message is too long\n");
-    if (!within_rate())
+    char key[WEB_CLIENT_KEY_MAX];
+    client_key(c, key, sizeof key);
+    if (!within_rate(key))
         return reply_text(c, MHD_HTTP_TOO_MANY_REQUESTS, "error: too many messages\n");
     char error[256];
     u->body[u->length] = '\0';
@@ -186,9 +258,8 @@ bool web_server_start(const char *address, uint16_t port, char *error, size_t er
         snprintf(error, error_size, "'%s' is not an IPv4 address", address);
         return false;
     }
-    snprintf(allowed_hosts[0], sizeof allowed_hosts[0], "127.0.0.1:%u", port);
-    snprintf(allowed_hosts[1], sizeof allowed_hosts[1], "localhost:%u", port);
-    snprintf(allowed_hosts[2], sizeof allowed_hosts[2], "%s:%u", address, port);
+    inet_ntop(AF_INET, &bind_to.sin_addr, bound_address, sizeof bound_address);
+    snprintf(bound_port_text, sizeof bound_port_text, "%u", port);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG;
     daemon_handle = MHD_start_daemon(flags, port, NULL, NULL, handle, NULL,                          //
                                      MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&bind_to,               //

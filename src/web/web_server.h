@@ -6,10 +6,12 @@
  *   POST /command         one UCI line from the page (web_session.h)
  *   POST /pgn             a game's PGN from the engine's own writer
  * Requests must name this server in Host (127.0.0.1, localhost or the
- * bound address, with the port), and an Origin, where a browser sends one,
+ * bound address, or with 0.0.0.0 any IPv4 address of this machine, with the
+ * port: no DNS name but localhost), and an Origin, where a browser sends one,
  * must be this server: another site's page cannot drive the engine, nor a
  * DNS name rebound to this machine. POST bodies are limited in size and
- * commands in rate; connections are limited in number and closed when idle.
+ * commands in rate, for each client and in all; connections are limited in
+ * number and closed when idle.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,8 +22,14 @@ enum {
     WEB_MAX_CONNECTIONS = 256,
     WEB_IDLE_SECONDS = 30,
     WEB_BODY_MAX = 4096,
-    WEB_COMMANDS_PER_SECOND = 500,
+    WEB_COMMANDS_PER_SECOND = 100,      /* for each client (address and session id) */
+    WEB_COMMANDS_PER_SECOND_ALL = 1000, /* for all clients together */
+    WEB_RATE_CLIENTS = 64,              /* clients counted in one second; more are refused */
+    WEB_CLIENT_KEY_MAX = 96,
 };
+
+/* The header in which a page names its session (a random id of its own). */
+#define WEB_SESSION_HEADER "X-Bachess-Session"
 
 /* Starts serving on `address` (IPv4 text, e.g. "127.0.0.1") and `port`.
  * False, with the reason in `error`, when it cannot. */

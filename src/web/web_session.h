@@ -1,8 +1,9 @@
 #pragma once
 /*
  * web_session.h — what a page may ask of the engine. The page speaks a
- * small subset of UCI (position, go, stop, isready, ucinewgame, ponderhit,
- * and setoption for the options a player sets at the board); every line is
+ * small subset of UCI (position, go but not `go perft`, which cannot be
+ * stopped, stop, isready, ucinewgame, ponderhit, and setoption for the
+ * options a player sets at the board); every line is
  * checked here before it reaches the UCI front end, one line at a time.
  * Options that name files or directories are not in the subset: nothing a
  * page sends reaches the file system or a shell.

@@ -139,8 +139,13 @@ const state = {
 }
 
 // ---- the engine ---------------------------------------------------------------
+// This page's session, a random id sent with each request: the server's rate limit
+// counts each page's commands apart, so that another page's flood does not stop this one.
+const SESSION = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("")
+const HEADERS = { "X-Bachess-Session": SESSION }
+
 async function send(line) {
-  const r = await fetch("/command", { method: "POST", body: line })
+  const r = await fetch("/command", { method: "POST", body: line, headers: HEADERS })
   if (!r.ok) status("engine refused: " + (await r.text()))
 }
 
@@ -391,6 +396,7 @@ async function newGame(fen, chess960) {
   state.game = new Game(fen || INITIAL_FEN, !!chess960)
   $("chess960").checked = !!chess960
   state.evals = []
+  drawEvalBar(0)             // neutral until the engine has spoken on this game
   state.over = false
   state.human = $("colour").value
   const minutes = Math.min(180, Math.max(0.5, +$("minutes").value || 5))
@@ -459,7 +465,7 @@ async function exportPgn() {
   lines.push("white " + (state.mode === "play" && state.human === "b" ? engine : human))
   lines.push("black " + (state.mode === "play" && state.human === "b" ? human : engine))
   lines.push("moves " + state.game.moves.map((m) => m.uci).join(" "))
-  const r = await fetch("/pgn", { method: "POST", body: lines.join("\n") })
+  const r = await fetch("/pgn", { method: "POST", body: lines.join("\n"), headers: HEADERS })
   const text = await r.text()
   if (!r.ok) return status("PGN export failed: " + text)
   $("pgn").value = text
@@ -482,7 +488,8 @@ function wire() {
   const newGameSerially = serially(newGame)
   $("new-game").onclick = () => newGameSerially(null, false)
   $("takeback").onclick = serially(takeBack)
-  $("flip").onclick = () => { board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white); tickClocks() }
+  // The board turns asynchronously (and drops a second turn asked for meanwhile): the clocks follow when it has.
+  $("flip").onclick = () => board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white).then(tickClocks)
   $("new-960").onclick = () => newGameSerially(random960(), true)
   $("set-fen").onclick = () => {
     const fen = $("fen").value.trim(), start = Game.start(fen)
