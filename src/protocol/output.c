@@ -50,7 +50,7 @@ void out_line(const char *format, ...)
     pthread_mutex_unlock(&lock);
 }
 
-void say_line(const char *line) { out_line("%s", line); }
+void out_text_line(const char *line) { out_line("%s", line); }
 
 bool out_trace_open(const char *path)
 {

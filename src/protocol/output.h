@@ -10,7 +10,7 @@
 
 void out_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* One ready-made line, for callers that hand lines over one by one. */
-void say_line(const char *line);
+void out_text_line(const char *line);
 /* Sends every line to `sink` instead of standard output (NULL: back to
  * standard output); `bachess web` hands the engine's lines to its pages. */
 void out_set_sink(void (*sink)(const char *line));

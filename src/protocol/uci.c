@@ -152,7 +152,7 @@ static void cmd_uci(void)
 {
     out_line("id name " ENGINE_NAME);
     out_line("id author " ENGINE_AUTHOR);
-    options_describe_uci(say_line);
+    options_describe_uci(out_text_line);
     out_line("uciok");
 }
 

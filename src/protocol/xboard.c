@@ -423,7 +423,7 @@ static void cmd_protover(const Tokens *t)
     out_line("feature myname=\"" ENGINE_NAME "\" ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1");
     out_line("feature sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 variants=\"normal,fischerandom\" name=1 ics=0");
     out_line("feature nps=1 memory=1 smp=1 debug=1 exclude=0 pause=0 egt=\"syzygy\"");
-    options_describe_xboard(say_line);
+    options_describe_xboard(out_text_line);
     out_line("feature done=1");
 }
 
