@@ -57,6 +57,31 @@ enum { TB_DEPTH_BONUS = 6 };
  * another move refutes the node. */
 enum { MAX_QUIETS_TRIED = 64, MAX_CAPTURES_TRIED = 32 };
 
+/* The clock is read once every this many nodes (a power of two, minus one
+ * as a mask): often enough for a hard limit of a few ms. */
+enum { CLOCK_CHECK_MASK = 1023 };
+
+/* Depths stored with entries that hold no search of their own: a
+ * quiescence result, and a bare static evaluation (below any real depth,
+ * so that every real result replaces it). */
+enum { TT_DEPTH_QSEARCH = -1, TT_DEPTH_EVAL_ONLY = -2 };
+
+/* Late move pruning: at depth d a quiet move is skipped once this many
+ * moves were tried, (LMP_BASE + d²) / 2, twice as many when improving. */
+enum { LMP_BASE = 3 };
+
+/* The main search stops this many plies short of the stack's end, since a
+ * quiescence search and its checks go on beyond it. */
+enum { MAIN_SEARCH_PLY_MARGIN = 4 };
+
+/* A PV rebuilt from the table's moves after a search was cut short is at
+ * most this long (the table can hold cycles). */
+enum { MAX_TT_PV = 32 };
+
+/* Helper threads skip one depth in this many, each a different one, so
+ * that they search different trees (lazy SMP). */
+enum { HELPER_DEPTH_SKIP_CYCLE = 3 };
+
 static int lmr_table[MAX_PLY][MAX_MOVES];
 
 void search_init(void)
@@ -120,7 +145,7 @@ static bool time_is_up(Thread *t)
     }
     if (t->id != 0)
         return false;
-    if ((nodes & 1023) == 0 && !atomic_load(&s->pondering) && t->completed_depth >= 1
+    if ((nodes & CLOCK_CHECK_MASK) == 0 && !atomic_load(&s->pondering) && t->completed_depth >= 1
         && s->budget.hard >= 0 && time_now_ms() - atomic_load(&s->clock_start) >= s->budget.hard) {
         atomic_store(&s->stop, true);
         return true;
@@ -331,7 +356,7 @@ static int qsearch(Thread *t, SearchStack *ss, int alpha, int beta, int ply)
             best = tt.score;
         if (best >= beta) {
             if (!tt.hit)
-                tt_store(board_key(b), ply, MOVE_NONE, best, raw_eval, -1, BOUND_LOWER);
+                tt_store(board_key(b), ply, MOVE_NONE, best, raw_eval, TT_DEPTH_QSEARCH, BOUND_LOWER);
             return best;
         }
         if (best > alpha)
@@ -371,7 +396,7 @@ static int qsearch(Thread *t, SearchStack *ss, int alpha, int beta, int ply)
         }
     }
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(board_key(b), ply, best_move, best, raw_eval, -1, bound);
+    tt_store(board_key(b), ply, best_move, best, raw_eval, TT_DEPTH_QSEARCH, bound);
     return best;
 }
 
@@ -517,7 +542,7 @@ static bool prune_move(const Board *b, const NodeInfo *node, const MoveInfo *mi,
     int depth = node->depth, reduction = base_reduction(depth, mi->move_count);
     int lmr_depth = depth - 1 - reduction > 0 ? depth - 1 - reduction : 0;
     if (!mi->noisy && o->late_move_pruning && depth <= LMP_MAX_DEPTH
-        && mi->move_count > (3 + depth * depth) / (2 - node->improving))
+        && mi->move_count > (LMP_BASE + depth * depth) / (2 - node->improving))
         return true;
     if (!mi->noisy && o->futility && !node->in_check && lmr_depth <= FUTILITY_MAX_DEPTH
         && node->eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
@@ -634,7 +659,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
             return 0;
         if (is_draw(t, ply))
             return SCORE_DRAW;
-        if (ply >= MAX_PLY - 4)
+        if (ply >= MAX_PLY - MAIN_SEARCH_PLY_MARGIN)
             return board_in_check(b) ? SCORE_DRAW : static_evaluation(t);
         if (o->mate_distance_pruning) {
             alpha = alpha > mated_in(ply) ? alpha : mated_in(ply);
@@ -685,7 +710,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         raw_eval = use_tt_eval(&tt) ? tt.eval : static_evaluation(t);
         eval = ss->static_eval = corrected_evaluation(t, raw_eval);
         if (!tt.hit)
-            tt_store(board_key(b), ply, MOVE_NONE, SCORE_NONE, raw_eval, -2, BOUND_NONE);
+            tt_store(board_key(b), ply, MOVE_NONE, SCORE_NONE, raw_eval, TT_DEPTH_EVAL_ONLY, BOUND_NONE);
         if (tt.hit && bound_improves(&tt, eval))
             eval = tt.score;
     }
@@ -874,14 +899,14 @@ static SearchStack *root_stack(Thread *t)
 {
     SearchStack *ss = &t->stack[STACK_OFFSET];
     memset(t->stack, 0, sizeof t->stack);
-    for (int i = 0; i < MAX_PLY + STACK_OFFSET + 4; i++) {
+    for (int i = 0; i < STACK_SIZE; i++) {
         t->stack[i].static_eval = SCORE_NONE;
         t->stack[i].few_budget = search_options.few_budget;
         t->stack[i].single_budget = search_options.single_budget;
     }
     /* Selective deepening stays out of mate searches (seed). */
     if (!search_options.selective_deepening || t->shared->limits.mate > 0)
-        for (int i = 0; i < MAX_PLY + STACK_OFFSET + 4; i++)
+        for (int i = 0; i < STACK_SIZE; i++)
             t->stack[i].few_budget = t->stack[i].single_budget = 0;
     return ss;
 }
@@ -948,7 +973,7 @@ static void pv_from_tt(Thread *t)
 {
     Board *b = &t->board;
     int n = 0;
-    for (Move m = t->best_move; m != MOVE_NONE && n < 32 && move_is_legal(b, m);) {
+    for (Move m = t->best_move; m != MOVE_NONE && n < MAX_TT_PV && move_is_legal(b, m);) {
         t->pv[0][n++] = m;
         board_make_move(b, m);
         TTProbe tt;
@@ -1032,7 +1057,7 @@ void search_iterate(Thread *t)
     for (int depth = 1; depth <= max_depth; depth++) {
         /* Helper threads spread over depths so that they search different
          * trees and fill the shared table with complementary results. */
-        if (t->id > 0 && depth > 1 && (depth + t->id) % 3 == 0)
+        if (t->id > 0 && depth > 1 && (depth + t->id) % HELPER_DEPTH_SKIP_CYCLE == 0)
             continue;
         t->root_depth = depth;
         bool complete = search_depth(t, depth);

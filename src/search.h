@@ -77,6 +77,10 @@ typedef struct {
 } SearchStats;
 
 enum { STACK_OFFSET = 4, MAX_MULTIPV = 64 };
+/* The search stack: STACK_OFFSET entries before the root (the histories
+ * look back that far) and a few beyond MAX_PLY for the deepest node's
+ * children. */
+enum { STACK_SLACK_AFTER = 4, STACK_SIZE = STACK_OFFSET + MAX_PLY + STACK_SLACK_AFTER };
 
 /* One line of a multi-PV search: the best line among the root moves not
  * already shown in an earlier line. */
@@ -90,7 +94,7 @@ typedef struct Thread {
     Board board;
     History history;
     EvalState eval;
-    SearchStack stack[MAX_PLY + STACK_OFFSET + 4];
+    SearchStack stack[STACK_SIZE];
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_length[MAX_PLY + 1];
     _Atomic uint64_t nodes;
