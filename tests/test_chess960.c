@@ -362,6 +362,21 @@ Test(chess960, castling_gives_check_with_the_rook)
     free(b);
 }
 
+/* Each of the FENs is refused with an error that says `why`, and the board
+ * (set up before from a good Chess960 position) is left as it was. */
+static void assert_refused_and_kept(Board *b, const char *const *fens, size_t count, const char *why)
+{
+    board_load_960(b, "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1");
+    Key before = board_key(b);
+    char error[256];
+    for (size_t i = 0; i < count; i++) {
+        error[0] = '\0';
+        cr_assert_not(board_set_fen_960(b, fens[i], true, error, sizeof error), "accepted %s", fens[i]);
+        cr_assert(strstr(error, why) != NULL, "%s: unclear error '%s'", fens[i], error);
+        cr_assert_eq(board_key(b), before, "%s changed the board", fens[i]);
+    }
+}
+
 /* ---- FENs to refuse ------------------------------------------------------- */
 
 Test(chess960, bad_castling_rights_are_refused_and_the_board_kept)
@@ -377,15 +392,8 @@ Test(chess960, bad_castling_rights_are_refused_and_the_board_kept)
         "4k3/8/8/8/8/8/8/RK5R w KQA - 0 1",   /* the a-rook's right twice, as Q and as A */
     };
     Board *b = calloc(1, sizeof *b);
-    board_load_960(b, "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1");
-    Key before = board_key(b);
+    assert_refused_and_kept(b, BAD, sizeof BAD / sizeof *BAD, "castling");
     char error[256];
-    for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++) {
-        error[0] = '\0';
-        cr_assert_not(board_set_fen_960(b, BAD[i], true, error, sizeof error), "accepted %s", BAD[i]);
-        cr_assert(strstr(error, "castling") != NULL, "%s: unclear error '%s'", BAD[i], error);
-        cr_assert_eq(board_key(b), before, "%s changed the board", BAD[i]);
-    }
     /* Normal chess refuses a Chess960 layout and says what would read it. */
     cr_assert_not(board_set_fen(b, "rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1", error, sizeof error));
     cr_assert(strstr(error, "Chess960") != NULL, "error: %s", error);
@@ -402,15 +410,8 @@ Test(chess960, king_outside_its_rooks_is_refused_and_the_board_kept)
         "r5rk/8/8/8/8/8/8/1K6 b ga - 0 1",    /* Black's, both left */
     };
     Board *b = calloc(1, sizeof *b);
-    board_load_960(b, "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1");
-    Key before = board_key(b);
+    assert_refused_and_kept(b, BAD, sizeof BAD / sizeof *BAD, "between its castling rooks");
     char error[256];
-    for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++) {
-        error[0] = '\0';
-        cr_assert_not(board_set_fen_960(b, BAD[i], true, error, sizeof error), "accepted %s", BAD[i]);
-        cr_assert(strstr(error, "between its castling rooks") != NULL, "%s: unclear error '%s'", BAD[i], error);
-        cr_assert_eq(board_key(b), before, "%s changed the board", BAD[i]);
-    }
     cr_assert_not(board_set_fen_960(b, BAD[0], true, error, sizeof error));
     cr_assert(strstr(error, "d1 and h1") != NULL, "the rooks are not named: '%s'", error);
     /* One right alone on a king in the corner is fine: the rook is on its side. */
