@@ -483,14 +483,14 @@ static bool parse_castling(Board *b, const char *text, char *error, size_t esize
         if ((upper == 'K' && !kingside) || (upper == 'Q' && kingside))
             return fen_error(error, esize, "castling right '%c' with the rook on the other side of the king", *c);
         int right = castling_right_index(color, kingside);
-        if ((b->states[0].castling & (1 << right)) && l->rook[right] != rook) {
+        if (b->states[0].castling & (1 << right)) {
+            if (l->rook[right] == rook)
+                return fen_error(error, esize, "castling right '%c' given twice for one side", *c);
             return fen_error(error, esize, "castling rights on the rooks %c%c and %c%c, both on the king's %s:"
                              " the king must stand between its castling rooks",
                              'a' + square_file(l->rook[right]), '1' + square_rank(l->rook[right]),
                              'a' + square_file(rook), '1' + square_rank(rook), kingside ? "right" : "left");
         }
-        if (b->states[0].castling & (1 << right))
-            return fen_error(error, esize, "castling right '%c' given twice for one side", *c);
         if (!l->chess960 && (square_file(king) != 4 || square_file(rook) != (kingside ? 7 : 0)))
             return fen_error(error, esize, "castling right '%c' without king and rook on their squares"
                              " (a Chess960 position needs UCI_Chess960 or variant fischerandom)", *c);

@@ -9,6 +9,7 @@
 #include "games/gamelog.h"
 #include "protocol/output.h"
 #include "protocol/uci.h"
+#include "tokens.h"
 #include "web/web_events.h"
 
 /* One command at a time: the UCI front end is not re-entrant. */
@@ -59,18 +60,20 @@ static bool allowed_setoption(const char *line)
 /* `go perft N` runs in the front end's own thread, under command_lock, and
  * cannot be stopped: `go perft 8` would hold every page and the shutdown for
  * minutes. A page has no use for it. */
-static bool has_word(const char *line, const char *word)
+static bool is_go_perft(const char *line)
 {
-    size_t n = strlen(word);
-    for (const char *p = line; (p = strstr(p, word)); p += n)
-        if ((p == line || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
-            return true;
-    return false;
+    char *copy = strdup(line);
+    Tokens t = { 0 };
+    bool perft = copy && tokens_split(copy, &t) && t.count > 0 && strcmp(t.words[0], "go") == 0
+        && tokens_find(&t, "perft", 1) >= 0;
+    tokens_free(&t);
+    free(copy);
+    return perft;
 }
 
 static bool allowed(const char *line)
 {
-    if (starts_with_word(line, "go") && has_word(line, "perft"))
+    if (is_go_perft(line))
         return false;
     for (size_t i = 0; i < COUNT(COMMANDS); i++)
         if (starts_with_word(line, COMMANDS[i]))
