@@ -308,9 +308,12 @@ async function main() {
     await page.evaluate(() => window.bachess.settled())
     await page.waitForFunction(() => window.bachess.chess960() && window.bachess.moves().length === 0, null, { timeout: 5000 })
     const start960 = await page.evaluate(() => window.bachess.startFen())
-    // The game's state changes before the board is redrawn; a click before that lands on the
-    // old position (no pawn on b2 there), and the move is never made.
-    await page.waitForSelector('g[data-piece="wp"][data-square="b2"]', { timeout: 5000 })
+    // The board must show the new start before the clicks (a click on a half-redrawn board hits
+    // no square). A b2 pawn stands in every Chess960 start, so it is White's back rank that tells
+    // the new start from the one before.
+    const backRank = start960.split(" ")[0].split("/")[7].toLowerCase()
+    await page.waitForFunction((rank) => [...rank].every((piece, file) =>
+      document.querySelector(`g[data-piece="w${piece}"][data-square="${"abcdefgh"[file]}1"]`)), backRank, { timeout: 5000 })
     await click(page, "b2")
     await click(page, "b3")
     await waitPlies(page, 2, 30000)

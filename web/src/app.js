@@ -130,6 +130,7 @@ const state = {
   lines: [],                 // analysis lines by multipv index
   goSent: 0,                 // searches started ...
   bestmovesSeen: 0,          // ... and finished: the newest is ours when they differ by one
+  searchStopped: 0,          // the newest search told to stop: its last lines are not for this position
   playSearchFen: null,       // the position the engine was asked to play in
   clocks: { w: 0, b: 0 },    // milliseconds left
   increment: 0,
@@ -162,8 +163,17 @@ async function go(args) {
   await send("go " + args)
 }
 
+// Every stop abandons the search: the position or the mode is about to change.
 async function stopSearch() {
-  if (state.bestmovesSeen < state.goSent) await send("stop")
+  if (state.bestmovesSeen < state.goSent) {
+    state.searchStopped = state.goSent
+    await send("stop")
+  }
+}
+
+// Whether the engine's lines now belong to the newest search, still wanted.
+function searchWanted(finished) {
+  return state.bestmovesSeen === state.goSent - (finished ? 0 : 1) && state.searchStopped !== state.goSent
 }
 
 function listen() {
@@ -176,8 +186,8 @@ function listen() {
 function engineLine(line) {
   if (line.startsWith("bestmove")) {
     state.bestmovesSeen++
-    if (state.bestmovesSeen === state.goSent) searchFinished(line.split(" ")[1])
-  } else if (line.startsWith("info ") && line.includes(" pv ") && state.bestmovesSeen === state.goSent - 1) {
+    if (searchWanted(true)) searchFinished(line.split(" ")[1])
+  } else if (line.startsWith("info ") && line.includes(" pv ") && searchWanted(false)) {
     searchInfo(parseInfo(line))
   }
 }
@@ -339,8 +349,9 @@ async function humanMove(move) {
   afterMove()
 }
 
+// Returns when the board shows the new position.
 function afterMove() {
-  board.setPosition(state.game.fen(), true)
+  const drawn = board.setPosition(state.game.fen(), true)
   drawMoves()
   const end = state.game.endText()
   if (end) {
@@ -349,6 +360,7 @@ function afterMove() {
     status(end)
   } else status(state.mode === "play" ? (state.game.turn() === state.human ? "your move" : "bachess is thinking") : "analysing")
   startThinking()
+  return drawn
 }
 
 function drawMoves() {
@@ -403,13 +415,15 @@ async function newGame(fen, chess960) {
   state.clocks = { w: minutes * 60000, b: minutes * 60000 }
   state.increment = Math.min(60, Math.max(0, +$("increment").value || 0)) * 1000
   state.clockSide = null
-  board.setOrientation(state.human === "w" ? COLOR.white : COLOR.black)
+  // Awaited, with the position drawn below, so that a game's `settled()` includes the
+  // redrawn board: a click on the half-redrawn board hit no square at all.
+  await board.setOrientation(state.human === "w" ? COLOR.white : COLOR.black)
   await send("ucinewgame")
   await send(`setoption name UCI_Chess960 value ${!!chess960}`)
   await send(`setoption name UCI_LimitStrength value ${$("limit").checked}`)
   await send(`setoption name UCI_Elo value ${Math.min(2800, Math.max(800, +$("elo").value || 1500))}`)
   drawGraph()
-  afterMove()
+  await afterMove()
 }
 
 async function takeBack() {
