@@ -3,11 +3,11 @@
 over fast self-play games, as fishtest does.
 
     make tuning            # builds ./bachess-tuning: every parameter a UCI option
-    scripts/spsa.py --iterations 2000 [--pairs 1] [--tc 2+0.02] [--params A,B,...]
-                    [--state spsa.json] [--fastchess PATH] [--seed N]
+    scripts/spsa.py --iterations 2000 [--pairs 1] [--concurrency 1] [--tc 2+0.02]
+                    [--params A,B,...] [--state spsa.json] [--fastchess PATH] [--seed N]
 
 Each iteration draws a random sign (+1/-1) for every parameter, plays
-`pairs` game pairs (one opening, both colours) between theta + c_k*delta and
+`pairs` game pairs (one opening each, both colours; `concurrency` games at a time) between theta + c_k*delta and
 theta - c_k*delta, and moves theta by a_k/c_k^2 * c_k * delta * result,
 where result = (wins - losses) of the plus side. c_k = c_end * (N/k)^0.101
 with c_end the parameter's step; a_k = r_end * c_end^2 * (A + N)^0.602 /
@@ -42,7 +42,7 @@ def play_pair(args, plus, minus, seed):
     cmd = ([args.fastchess] + engine("plus", plus) + engine("minus", minus)
            + ["-each", f"tc={args.tc}", "option.OwnBook=false", "option.Hash=8",
               "-openings", f"file={args.openings}", "format=epd", "order=random", f"-srand", str(seed),
-              "-rounds", str(args.pairs), "-games", "2", "-repeat", "-concurrency", "1"])
+              "-rounds", str(args.pairs), "-games", "2", "-repeat", "-concurrency", str(args.concurrency)])
     out = subprocess.run(cmd, capture_output=True, text=True).stdout
     m = re.findall(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)", out)
     if not m:
@@ -58,6 +58,7 @@ def main(argv):
     ap.add_argument("--openings", default=os.path.join(ROOT, "data", "openings.epd"))
     ap.add_argument("--iterations", type=int, default=1000)
     ap.add_argument("--pairs", type=int, default=1)
+    ap.add_argument("--concurrency", type=int, default=1, help="games played at a time")
     ap.add_argument("--tc", default="2+0.02")
     ap.add_argument("--params", default="", help="comma-separated names (default: all)")
     ap.add_argument("--state", default="spsa.json")

@@ -24,6 +24,9 @@
 # requires thinking lines from bachess and no `move` line.
 # Environment (used by scripts/stress.sh):
 #   XB_TC=MIN:SEC XB_INC=SEC   time control (default 0:10 and 0.1)
+#   XB_MPS=N                  a repeating control instead: N moves in XB_TC
+#                             (XBoard sends `level N MIN:SEC 0`; XB_INC ignored)
+#   XB_OPPONENT_UCI=true      XB_OPPONENT speaks UCI (XBoard runs it through polyglot)
 #   XB_OPPONENT=PATH          a second engine (e.g. bachess itself, CECP)
 #                             instead of fairymax
 #   XB_PONDER=false           no pondering (default true)
@@ -90,17 +93,22 @@ if [ -n "${XB_OPPONENT:-}" ]; then
 else
     SECOND=(-scp fairymax) SECOND_NAME=fairymax
 fi
-# Seconds a game may take at most: both clocks spent, plus start-up.
-MINUTES=${TC%%:*} SECONDS_PART=0
+[ "${XB_OPPONENT_UCI:-false}" = true ] && SECOND+=(-sUCI true)
+# Seconds a game may take at most: both clocks spent (three sessions of a repeating
+# control), plus start-up.
+MINUTES=${TC%%:*} SECONDS_PART=0 SESSIONS=1 CONTROL=(-tc "$TC" -inc "$INC") CONTROL_TEXT="$TC+$INC"
 case $TC in *:*) SECONDS_PART=${TC#*:} ;; esac
-LIMIT=$((GAMES * (2 * (10#$MINUTES * 60 + 10#$SECONDS_PART) + 40) + 60))
-echo "xboard-match: $GAMES games, bachess (CECP) vs $SECOND_NAME, $TC+$INC, pondering $PONDER; logs in $OUT"
+if [ -n "${XB_MPS:-}" ]; then
+    SESSIONS=3 CONTROL=(-tc "$TC" -mps "$XB_MPS" -inc -1) CONTROL_TEXT="$XB_MPS moves in $TC"
+fi
+LIMIT=$((GAMES * (2 * SESSIONS * (10#$MINUTES * 60 + 10#$SECONDS_PART) + 40) + 60))
+echo "xboard-match: $GAMES games, bachess (CECP) vs $SECOND_NAME, $CONTROL_TEXT, pondering $PONDER; logs in $OUT"
 start=$(date +%s)
 cd "$OUT" || exit 2
 timeout "$LIMIT" xvfb-run -a xboard \
     -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" "${SECOND[@]}" \
     ${XB_VARIANT:+-variant "$XB_VARIANT"} \
-    -mg "$GAMES" -tc "$TC" -inc "$INC" -matchPause 500 -autoCallFlag true -ponderNextMove "$PONDER" \
+    -mg "$GAMES" "${CONTROL[@]}" -pgnExtendedInfo true -matchPause 500 -autoCallFlag true -ponderNextMove "$PONDER" \
     -noGUI -xexit -soundProgram true -saveSettingsOnExit false \
     -debug -nameOfDebugFile "$DEBUG" -sgf "$PGN" >"$OUT/xboard.out" 2>&1
 status=$?
