@@ -11,7 +11,9 @@ Each iteration draws a random sign (+1/-1) for every parameter, plays
 theta - c_k*delta, and moves theta by a_k/c_k^2 * c_k * delta * result,
 where result = (wins - losses) of the plus side. c_k = c_end * (N/k)^0.101
 with c_end the parameter's step; a_k = r_end * c_end^2 * (A + N)^0.602 /
-(A + k)^0.602 with A = N/10 and r_end = 0.002, fishtest's defaults. The
+(A + k)^0.602 with A = N/10 and r_end = 0.002, fishtest's defaults (--r-end:
+a run of a few hundred iterations, not fishtest's tens of thousands of games,
+needs a larger one for theta to move at all). The
 state (theta, iteration, games, W-L-D) is saved to the --state file after
 every iteration, so a run can be stopped and resumed. The runner (fastchess)
 is built outside the repository; see scripts/match.sh.
@@ -63,6 +65,7 @@ def main(argv):
     ap.add_argument("--params", default="", help="comma-separated names (default: all)")
     ap.add_argument("--state", default="spsa.json")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--r-end", type=float, default=0.002, help="learning rate at the end of the run")
     args = ap.parse_args(argv)
 
     table = read_params(os.path.join(ROOT, "src", "search_params.h"))
@@ -71,7 +74,7 @@ def main(argv):
     state = {"iteration": 0, "theta": {p[0]: float(p[1]) for p in params}, "wld": [0, 0, 0]}
     if os.path.exists(args.state):
         state = json.load(open(args.state))
-    n, alpha, gamma, r_end = args.iterations, 0.602, 0.101, 0.002
+    n, alpha, gamma, r_end = args.iterations, 0.602, 0.101, args.r_end
     big_a = n / 10
     rng = random.Random(args.seed + state["iteration"])
     while state["iteration"] < n:

@@ -280,6 +280,9 @@ def best_moves_and_no50(engine, count):
     check("Rd1=cursed win" in moves50 and "cursed" not in moves and "Rd1=win" in moves and "Rb3+=draw" in moves
           and re.search(r"^best: Rd1$", without, re.M),
           f"tb probe --no50 on a cursed win: the moves win ({moves.strip()[:60]}...; with the rule: {moves50.strip()[:50]}...)")
+    wdl50, wdl = (re.search(r"^WDL (.*)$", text, re.M).group(1) for text in (with50, without))
+    check(wdl50 == "cursed win" and wdl == "win",
+          f"tb probe on a cursed win says WDL {wdl50!r} with the rule, {wdl!r} with --no50")
 
 
 def several_directories(engine, work):

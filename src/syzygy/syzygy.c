@@ -338,14 +338,17 @@ bool syzygy_rank_root(const Board *b, bool fifty_move_rule, SyzygyRoot *out)
     pthread_mutex_unlock(&root_lock);
     if (!ok || out->keep_count == 0)
         return false;
+    /* The position's result is its best move's, ranked under the caller's
+     * rule; tb_probe_root's always counts the fifty moves (a cursed win
+     * there is a win without the rule). */
+    Wdl best = WDL_LOSS;
+    for (int i = 0; i < out->move_count; i++)
+        best = out->move_wdl[i] > best ? out->move_wdl[i] : best;
+    out->wdl = best;
     if (result != TB_RESULT_FAILED && result != TB_RESULT_CHECKMATE && result != TB_RESULT_STALEMATE) {
-        out->wdl = wdl_of(TB_GET_WDL(result));
+        if (fifty_move_rule)
+            out->wdl = wdl_of(TB_GET_WDL(result));
         out->dtz = (int)TB_GET_DTZ(result);
-    } else {
-        Wdl w = WDL_LOSS;
-        for (int i = 0; i < out->move_count; i++)
-            w = out->move_wdl[i] > w ? out->move_wdl[i] : w;
-        out->wdl = w;
     }
     if (out->wdl < 0)
         out->dtz = -out->dtz;
