@@ -80,6 +80,13 @@ Test(datagen, same_data_for_a_seed_whatever_the_workers)
     free(a), free(b), free(c);
 }
 
+/* A full disk is an error, not a run that looks finished. */
+Test(datagen, a_failed_write_is_an_error)
+{
+    char *argv[] = { "--out", "/dev/full", "--games", "2", "--nodes", "400", "--threads", "2" };
+    cr_assert_eq(datagen_command(sizeof argv / sizeof *argv, argv), 1);
+}
+
 /* Every record: a legal position, not in check, no mate score, a result. */
 Test(datagen, kept_positions_are_quiet_and_labelled)
 {

@@ -319,11 +319,27 @@ static bool transfer_all(int fd, void *data, size_t size, bool writing)
 static bool write_all(int fd, const void *data, size_t size) { return transfer_all(fd, (void *)data, size, true); }
 static bool read_all(int fd, void *data, size_t size) { return transfer_all(fd, data, size, false); }
 
-static void run_worker(const DatagenOptions *o, const Openings *openings, int worker, int fd)
+/* The engine settings every game needs; a refusal (an option renamed) would
+ * quietly make other data, so it stops the worker. */
+static bool set_engine_options(void)
 {
+    static const char *const SETTINGS[][2] = { { "OwnBook", "false" }, { "Threads", "1" } };
     char error[128];
-    option_set("OwnBook", "false", error, sizeof error);
-    option_set("Threads", "1", error, sizeof error);
+    for (size_t i = 0; i < sizeof SETTINGS / sizeof *SETTINGS; i++)
+        if (!option_set(SETTINGS[i][0], SETTINGS[i][1], error, sizeof error)) {
+            fprintf(stderr, "datagen: cannot set %s: %s\n", SETTINGS[i][0], error);
+            return false;
+        }
+    return true;
+}
+
+/* Plays this worker's games (every workers-th) into fd; false when it could not start. */
+static bool run_worker(const DatagenOptions *o, const Openings *openings, int worker, int fd)
+{
+    if (!set_engine_options()) {
+        close(fd);
+        return false;
+    }
     GameRecord g = { 0 };
     for (long index = worker; !stop_requested && (o->games == 0 || index < o->games); index += o->workers) {
         bool played = play_game(o, openings, index, &g);
@@ -333,6 +349,7 @@ static void run_worker(const DatagenOptions *o, const Openings *openings, int wo
     }
     free(g.positions);
     close(fd);
+    return true;
 }
 
 static void report(long games, long positions, int64_t start, const DatagenOptions *o, bool final)
@@ -354,6 +371,7 @@ static int write_games(const DatagenOptions *o, const int *fds, FILE *out)
     long games = 0, positions = 0;
     PackedPosition *buffer = NULL;
     size_t buffer_size = 0;
+    int status = 0;
     for (long index = 0; o->games == 0 || index < o->games; index++) {
         GameHeader h;
         if (!read_all(fds[index % o->workers], &h, sizeof h) || h.index != index)
@@ -366,6 +384,7 @@ static int write_games(const DatagenOptions *o, const int *fds, FILE *out)
             break;
         if (fwrite(buffer, sizeof *buffer, (size_t)h.count, out) != (size_t)h.count || fflush(out) != 0) {
             fprintf(stderr, "\ndatagen: cannot write: %s\n", strerror(errno));
+            status = 1;
             break;
         }
         games += h.played;
@@ -377,7 +396,7 @@ static int write_games(const DatagenOptions *o, const int *fds, FILE *out)
     }
     report(games, positions, start, o, true);
     free(buffer);
-    return 0;
+    return status;
 }
 
 int datagen_command(int argc, char **argv)
@@ -411,8 +430,7 @@ int datagen_command(int argc, char **argv)
                 close(fds[k]);
             close(pipe_fds[0]);
             fclose(out);
-            run_worker(&o, &openings, w, pipe_fds[1]);
-            _exit(0);
+            _exit(run_worker(&o, &openings, w, pipe_fds[1]) ? 0 : 1);
         }
         close(pipe_fds[1]);
         fds[w] = pipe_fds[0];
@@ -422,8 +440,11 @@ int datagen_command(int argc, char **argv)
     int status = write_games(&o, fds, out);
     for (int w = 0; w < o.workers; w++)
         close(fds[w]);
-    for (int w = 0; w < o.workers; w++)
-        waitpid(pids[w], NULL, 0);
+    for (int w = 0; w < o.workers; w++) {
+        int worker_status;
+        if (waitpid(pids[w], &worker_status, 0) == pids[w] && !(WIFEXITED(worker_status) && WEXITSTATUS(worker_status) == 0))
+            status = 1;
+    }
     fclose(out);
     for (int i = 0; i < openings.count; i++)
         free(openings.fens[i]);
