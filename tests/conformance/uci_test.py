@@ -12,11 +12,14 @@ also checks that the engine is still alive at its end and leaves within
 the exit code is 0 only if everything passed.
 """
 import argparse
+import fcntl
 import os
 import random
 import re
+import struct
 import subprocess
 import sys
+import termios
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -110,9 +113,21 @@ class UciEngine(harness.Engine):
             bt = subprocess.run(["gdb", "-p", str(self.proc.pid), "-batch", "-ex", "thread apply all bt"],
                                 capture_output=True, text=True, timeout=30).stdout
             frames = [l for l in bt.splitlines() if l.startswith(("Thread", "#"))]
-            return "; engine %s, threads:\n%s" % (state, "\n".join(frames[:60]))
+            return "; engine %s, %s, threads:\n%s" % (state, self.pipes(), "\n".join(frames[:60]))
         except (OSError, subprocess.SubprocessError, StopIteration) as e:
             return "; no stack: %s" % e
+
+    def pipes(self):
+        """Which side a line is stuck on: bytes sent that the engine has not
+        read, bytes it wrote that our reader has not taken, and whether the
+        reader thread still runs."""
+        def pending(stream):
+            try:
+                return struct.unpack("i", fcntl.ioctl(stream.fileno(), termios.FIONREAD, b"\0\0\0\0"))[0]
+            except (OSError, ValueError) as e:
+                return "? (%s)" % e
+        return "unread by the engine %s bytes, by our reader %s bytes, reader %s" % (
+            pending(self.proc.stdin), pending(self.proc.stdout), "alive" if self._reader.is_alive() else "dead")
 
     def collect(self, duration):
         """Every line that arrives within `duration` s (consumed)."""
