@@ -93,7 +93,12 @@ if [ -n "${XB_OPPONENT:-}" ]; then
 else
     SECOND=(-scp fairymax) SECOND_NAME=fairymax
 fi
-[ "${XB_OPPONENT_UCI:-false}" = true ] && SECOND+=(-sUCI true)
+# A UCI opponent goes through polyglot, which wants the engine's full path (run from -sd
+# it does not find "./name"); -sUCI is a flag that takes no value. No egtpath: polyglot
+# passes XBoard's default one on as SyzygyPath, and Debian's Ethereal 12 then exits
+# (undefined symbol tb_init_impl).
+[ "${XB_OPPONENT_UCI:-false}" = true ] &&
+    SECOND=(-scp "$(cd "$(dirname "$XB_OPPONENT")" && pwd)/$(basename "$XB_OPPONENT")" -sUCI -egtFormats "")
 # Seconds a game may take at most: both clocks spent (three sessions of a repeating
 # control), plus start-up.
 MINUTES=${TC%%:*} SECONDS_PART=0 SESSIONS=1 CONTROL=(-tc "$TC" -inc "$INC") CONTROL_TEXT="$TC+$INC"
