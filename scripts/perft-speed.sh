@@ -45,7 +45,8 @@ WORK=$(mktemp -d)
 SF_PID=""
 # shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
-    if [ -n "$SF_PID" ] && kill -0 "$SF_PID" 2>/dev/null; then
+    # ${SF_PID:-}: bash unsets a coprocess's NAME_PID as soon as it has exited.
+    if [ -n "${SF_PID:-}" ] && kill -0 "$SF_PID" 2>/dev/null; then
         kill "$SF_PID" 2>/dev/null || true
         wait "$SF_PID" 2>/dev/null || true
     fi
@@ -160,8 +161,10 @@ for i in "${!NAMES[@]}"; do
     fi
 done
 
+# Stockfish may be gone (and bash have unset SF_PID) by the time we wait for it.
+stockfish_pid=${SF_PID:-}
 sf_send quit
-wait "$SF_PID" 2>/dev/null || true
+[ -z "$stockfish_pid" ] || wait "$stockfish_pid" 2>/dev/null || true
 SF_PID=""
 if [ $status -eq 0 ]; then
     echo "perft speed: node counts agree and bachess is at least as fast as stockfish"
