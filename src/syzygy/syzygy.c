@@ -298,6 +298,14 @@ static Wdl wdl_of_score(int32_t score)
     return score <= -decisive ? WDL_LOSS : WDL_BLESSED_LOSS;
 }
 
+static Wdl best_move_wdl(const SyzygyRoot *root)
+{
+    Wdl best = WDL_LOSS;
+    for (int i = 0; i < root->move_count; i++)
+        best = root->move_wdl[i] > best ? root->move_wdl[i] : best;
+    return best;
+}
+
 bool syzygy_rank_root(const Board *b, bool fifty_move_rule, SyzygyRoot *out)
 {
     memset(out, 0, sizeof *out);
@@ -338,18 +346,12 @@ bool syzygy_rank_root(const Board *b, bool fifty_move_rule, SyzygyRoot *out)
     pthread_mutex_unlock(&root_lock);
     if (!ok || out->keep_count == 0)
         return false;
-    /* The position's result is its best move's, ranked under the caller's
-     * rule; tb_probe_root's always counts the fifty moves (a cursed win
-     * there is a win without the rule). */
-    Wdl best = WDL_LOSS;
-    for (int i = 0; i < out->move_count; i++)
-        best = out->move_wdl[i] > best ? out->move_wdl[i] : best;
-    out->wdl = best;
-    if (result != TB_RESULT_FAILED && result != TB_RESULT_CHECKMATE && result != TB_RESULT_STALEMATE) {
-        if (fifty_move_rule)
-            out->wdl = wdl_of(TB_GET_WDL(result));
+    /* tb_probe_root always counts the fifty moves; without the rule the
+     * position's result is its best move's (a cursed win there is a win). */
+    bool table_result = result != TB_RESULT_FAILED && result != TB_RESULT_CHECKMATE && result != TB_RESULT_STALEMATE;
+    out->wdl = table_result && fifty_move_rule ? wdl_of(TB_GET_WDL(result)) : best_move_wdl(out);
+    if (table_result)
         out->dtz = (int)TB_GET_DTZ(result);
-    }
     if (out->wdl < 0)
         out->dtz = -out->dtz;
     return true;

@@ -171,9 +171,9 @@ async function stopSearch() {
   }
 }
 
-// Whether the engine's lines now belong to the newest search, still wanted.
-function searchWanted(finished) {
-  return state.bestmovesSeen === state.goSent - (finished ? 0 : 1) && state.searchStopped !== state.goSent
+// A search told to stop is abandoned: its last lines belong to the position before.
+function newestSearchAbandoned() {
+  return state.searchStopped === state.goSent
 }
 
 function listen() {
@@ -186,8 +186,9 @@ function listen() {
 function engineLine(line) {
   if (line.startsWith("bestmove")) {
     state.bestmovesSeen++
-    if (searchWanted(true)) searchFinished(line.split(" ")[1])
-  } else if (line.startsWith("info ") && line.includes(" pv ") && searchWanted(false)) {
+    if (state.bestmovesSeen === state.goSent && !newestSearchAbandoned()) searchFinished(line.split(" ")[1])
+  } else if (line.startsWith("info ") && line.includes(" pv ") && state.bestmovesSeen === state.goSent - 1
+             && !newestSearchAbandoned()) {
     searchInfo(parseInfo(line))
   }
 }
