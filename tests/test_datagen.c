@@ -44,16 +44,19 @@ Test(datagen, record_round_trip_over_the_perft_suite)
     free(suite);
 }
 
-/* Runs datagen into a fresh temporary file; returns its bytes and size. */
-static unsigned char *generate(const char *games, const char *seed, const char *workers, size_t *size)
+/* Runs datagen into a fresh temporary file, with an engine option if one is
+ * given; returns its bytes and size. */
+static unsigned char *generate_with(const char *games, const char *seed, const char *workers, const char *option,
+                                    size_t *size)
 {
     char path[] = "/tmp/bachess-datagen-XXXXXX";
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     close(fd);
     char *argv[] = { "--out", path, "--games", (char *)games, "--nodes", "400", "--seed", (char *)seed,
-                     "--threads", (char *)workers, "--opening-max-cp", "2000" };
-    cr_assert_eq(datagen_command(sizeof argv / sizeof *argv, argv), 0);
+                     "--threads", (char *)workers, "--opening-max-cp", "2000", "--option", (char *)option };
+    int argc = sizeof argv / sizeof *argv - (option ? 0 : 2);
+    cr_assert_eq(datagen_command(argc, argv), 0);
     FILE *f = fopen(path, "rb");
     cr_assert_not_null(f);
     fseek(f, 0, SEEK_END);
@@ -64,6 +67,11 @@ static unsigned char *generate(const char *games, const char *seed, const char *
     fclose(f);
     unlink(path);
     return data;
+}
+
+static unsigned char *generate(const char *games, const char *seed, const char *workers, size_t *size)
+{
+    return generate_with(games, seed, workers, NULL, size);
 }
 
 Test(datagen, same_data_for_a_seed_whatever_the_workers)
@@ -85,6 +93,24 @@ Test(datagen, a_failed_write_is_an_error)
 {
     char *argv[] = { "--out", "/dev/full", "--games", "2", "--nodes", "400", "--threads", "2" };
     cr_assert_eq(datagen_command(sizeof argv / sizeof *argv, argv), 1);
+}
+
+/* --option reaches the games: the same seed searched with the network makes
+ * other data, and an option the engine refuses stops the run before a game. */
+Test(datagen, engine_options_reach_every_game)
+{
+    size_t classical_size, nnue_size;
+    unsigned char *classical = generate_with("4", "5", "2", "Evaluation=Classical", &classical_size);
+    unsigned char *nnue = generate_with("4", "5", "2", "Evaluation=NNUE", &nnue_size);
+    cr_assert_gt(nnue_size, 0);
+    cr_assert(nnue_size != classical_size || memcmp(classical, nnue, nnue_size) != 0,
+              "Evaluation=NNUE made the same data as Evaluation=Classical");
+    free(classical), free(nnue);
+    const char *refused[] = { "Evaluation=Sideways", "NoSuchOption=1", "Evaluation", "=NNUE" };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        char *argv[] = { "--out", "/dev/null", "--games", "1", "--option", (char *)refused[i] };
+        cr_assert_eq(datagen_command(sizeof argv / sizeof *argv, argv), 2, "--option %s was taken", refused[i]);
+    }
 }
 
 /* Every record: a legal position, not in check, no mate score, a result. */

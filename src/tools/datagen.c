@@ -19,7 +19,13 @@
 #include "tokens.h"
 #include "tools/packed_position.h"
 
-enum { MAX_WORKERS = 64, MAX_GAME_PLIES = 400, MAX_OPENING_TRIES = 100, MAX_OPENINGS = 1000000 };
+enum {
+    MAX_WORKERS = 64,
+    MAX_GAME_PLIES = 400,
+    MAX_OPENING_TRIES = 100,
+    MAX_OPENINGS = 1000000,
+    MAX_ENGINE_OPTIONS = 16
+};
 
 typedef struct {
     long games;           /* 0: until stopped */
@@ -32,6 +38,8 @@ typedef struct {
     int workers;
     uint64_t seed;
     const char *out_path, *openings_path;
+    const char *engine_options[MAX_ENGINE_OPTIONS]; /* "Name=Value", as given to --option */
+    int engine_option_count;
 } DatagenOptions;
 
 static void defaults(DatagenOptions *o)
@@ -59,6 +67,7 @@ static void usage(FILE *out)
           "                        adjudicate a draw when |score| <= N for that many plies after ply N (10, 12, 80)\n"
           "  --threads N           worker processes, each with its own engine (default 1)\n"
           "  --seed N              random seed (default 1); the same seed gives the same data for any --threads\n"
+          "  --option NAME=VALUE   an engine option for every game, e.g. Evaluation=NNUE (repeatable)\n"
           "  --help                this text\n",
           out);
 }
@@ -70,7 +79,7 @@ static bool parse_options(int argc, char **argv, DatagenOptions *o)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int64_t n = 0;
-        bool takes_number = strcmp(a, "--out") != 0 && strcmp(a, "--openings") != 0;
+        bool takes_number = strcmp(a, "--out") != 0 && strcmp(a, "--openings") != 0 && strcmp(a, "--option") != 0;
         if (strcmp(a, "--help") == 0)
             return usage(stdout), exit(0), false;
         if (!v || (takes_number && (!parse_int64(v, &n) || n < 0 || n > 1000000000LL))) {
@@ -80,6 +89,13 @@ static bool parse_options(int argc, char **argv, DatagenOptions *o)
         i++;
         if (strcmp(a, "--out") == 0) o->out_path = v;
         else if (strcmp(a, "--openings") == 0) o->openings_path = v;
+        else if (strcmp(a, "--option") == 0) {
+            if (o->engine_option_count == MAX_ENGINE_OPTIONS) {
+                fprintf(stderr, "datagen: at most %d --option\n", MAX_ENGINE_OPTIONS);
+                return false;
+            }
+            o->engine_options[o->engine_option_count++] = v;
+        }
         else if (strcmp(a, "--games") == 0) o->games = (long)n;
         else if (strcmp(a, "--nodes") == 0) o->nodes = (int)n;
         else if (strcmp(a, "--random-plies") == 0) o->random_plies = (int)n;
@@ -319,27 +335,38 @@ static bool transfer_all(int fd, void *data, size_t size, bool writing)
 static bool write_all(int fd, const void *data, size_t size) { return transfer_all(fd, (void *)data, size, true); }
 static bool read_all(int fd, void *data, size_t size) { return transfer_all(fd, data, size, false); }
 
-/* The engine settings every game needs; a refusal (an option renamed) would
- * quietly make other data, so it stops the worker. */
-static bool set_engine_options(void)
+/* The engine settings every game needs, then the user's --option ones. Set
+ * in the parent before the workers fork, so a refusal (an option renamed, a
+ * net that does not load) stops the run before any game is played instead of
+ * quietly making other data. */
+static bool set_engine_options(const DatagenOptions *o)
 {
-    static const char *const SETTINGS[][2] = { { "OwnBook", "false" }, { "Threads", "1" } };
-    char error[128];
-    for (size_t i = 0; i < sizeof SETTINGS / sizeof *SETTINGS; i++)
-        if (!option_set(SETTINGS[i][0], SETTINGS[i][1], error, sizeof error)) {
-            fprintf(stderr, "datagen: cannot set %s: %s\n", SETTINGS[i][0], error);
+    static const char *const FIXED[] = { "OwnBook=false", "Threads=1" };
+    const char *settings[sizeof FIXED / sizeof *FIXED + MAX_ENGINE_OPTIONS];
+    int count = 0;
+    for (size_t i = 0; i < sizeof FIXED / sizeof *FIXED; i++)
+        settings[count++] = FIXED[i];
+    for (int i = 0; i < o->engine_option_count; i++)
+        settings[count++] = o->engine_options[i];
+    for (int i = 0; i < count; i++) {
+        const char *equals = strchr(settings[i], '=');
+        char name[64], error[256];
+        if (!equals || equals == settings[i] || (size_t)(equals - settings[i]) >= sizeof name) {
+            fprintf(stderr, "datagen: --option needs NAME=VALUE, not '%s'\n", settings[i]);
             return false;
         }
+        snprintf(name, sizeof name, "%.*s", (int)(equals - settings[i]), settings[i]);
+        if (!option_set(name, equals + 1, error, sizeof error)) {
+            fprintf(stderr, "datagen: cannot set %s: %s\n", name, error);
+            return false;
+        }
+    }
     return true;
 }
 
-/* Plays this worker's games (every workers-th) into fd; false when it could not start. */
-static bool run_worker(const DatagenOptions *o, const Openings *openings, int worker, int fd)
+/* Plays this worker's games (every workers-th) into fd. */
+static void run_worker(const DatagenOptions *o, const Openings *openings, int worker, int fd)
 {
-    if (!set_engine_options()) {
-        close(fd);
-        return false;
-    }
     GameRecord g = { 0 };
     for (long index = worker; !stop_requested && (o->games == 0 || index < o->games); index += o->workers) {
         bool played = play_game(o, openings, index, &g);
@@ -349,7 +376,6 @@ static bool run_worker(const DatagenOptions *o, const Openings *openings, int wo
     }
     free(g.positions);
     close(fd);
-    return true;
 }
 
 static void report(long games, long positions, int64_t start, const DatagenOptions *o, bool final)
@@ -407,6 +433,8 @@ int datagen_command(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (!set_engine_options(&o))
+        return 2;
     Openings openings = { NULL, 0 };
     if (o.openings_path && !load_openings(o.openings_path, &openings))
         return 2;
@@ -417,7 +445,7 @@ int datagen_command(int argc, char **argv)
     }
     signal(SIGINT, request_stop);
     signal(SIGTERM, request_stop);
-    int fds[MAX_WORKERS];
+    int fds[MAX_WORKERS] = { 0 };
     pid_t pids[MAX_WORKERS];
     for (int w = 0; w < o.workers; w++) {
         int pipe_fds[2];
@@ -430,7 +458,8 @@ int datagen_command(int argc, char **argv)
                 close(fds[k]);
             close(pipe_fds[0]);
             fclose(out);
-            _exit(run_worker(&o, &openings, w, pipe_fds[1]) ? 0 : 1);
+            run_worker(&o, &openings, w, pipe_fds[1]);
+            _exit(0);
         }
         close(pipe_fds[1]);
         fds[w] = pipe_fds[0];
