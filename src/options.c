@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -35,8 +36,10 @@ Option *option_register(Option spec)
     if (existing)
         return existing;
     if (option_count == MAX_OPTIONS) {
-        fprintf(stderr, "options: table full, %s not registered\n", spec.name);
-        return NULL;
+        /* A build with more options than the table holds would offer a
+         * quietly incomplete list: a defect to stop at, not to run with. */
+        fprintf(stderr, "options: table full (MAX_OPTIONS %d), cannot register %s\n", MAX_OPTIONS, spec.name);
+        abort();
     }
     if (!spec.offered)
         spec.offered = OFFER_ALL;
