@@ -164,7 +164,7 @@ static void register_evaluation_options(void)
     char error[256];
     if (!load_builtin_network(&network, error, sizeof error))
         fprintf(stderr, "bachess: the built-in network is unusable: %s\n", error);
-    option_register((Option){ OPTION_COMBO_SPEC("Evaluation", "Classical", "Classical NNUE",
+    option_register((Option){ OPTION_COMBO_SPEC("Evaluation", "NNUE", "Classical NNUE",
                                                 "the hand-written evaluation of the seeds, or the NNUE network (built in, or EvalFile)"),
                               .changed = set_evaluation });
     option_register((Option){ OPTION_STRING_SPEC("EvalFile", "", "NNUE network file (bachess format, see docs/nnue.md; empty: the built-in network)"),

@@ -6,11 +6,13 @@
 #include <stdlib.h>
 
 #include "engine.h"
+#include "evaluator.h"
+#include "movegen.h"
 #include "options.h"
 #include "timer.h"
 #include "tt.h"
 
-enum { DEFAULT_BENCH_DEPTH = 12 };
+enum { DEFAULT_BENCH_DEPTH = 12, EVAL_SPEED_MS = 300 };
 
 static const char *BENCH_POSITIONS[] = {
     START_FEN,
@@ -86,6 +88,47 @@ static void ignore_bestmove(Move best, Move ponder, void *context)
     (void)best, (void)ponder, (void)context;
 }
 
+/* Static evaluations a second, made as the search makes them: every legal
+ * move of every bench position is played and the position after it
+ * evaluated through the evaluator (the network's accumulator updated from
+ * its parent's, the hand-written evaluation with its pawn cache), round
+ * after round for EVAL_SPEED_MS. */
+static double evaluations_per_second(void)
+{
+    EvalState *e = malloc(sizeof *e);
+    Board *b = malloc(sizeof *b);
+    if (!e || !b) {
+        free(e), free(b);
+        return 0;
+    }
+    evaluator_clear(e);
+    uint64_t count = 0;
+    volatile int sink = 0; /* keeps the evaluations from being optimised away */
+    int64_t start = time_now_ms(), elapsed;
+    do {
+        for (int i = 0; i < BENCH_COUNT; i++) {
+            char error[128];
+            if (!board_set_fen(b, BENCH_POSITIONS[i], error, sizeof error))
+                continue;
+            evaluator_start(e, b);
+            MoveList list;
+            generate_legal(b, &list);
+            for (int k = 0; k < list.count; k++) {
+                evaluator_push(e, b, list.moves[k]);
+                board_make_move(b, list.moves[k]);
+                sink += evaluator_evaluate(e, b);
+                board_unmake_move(b);
+                evaluator_pop(e);
+                count++;
+            }
+        }
+        elapsed = time_now_ms() - start;
+    } while (elapsed < EVAL_SPEED_MS);
+    (void)sink;
+    free(e), free(b);
+    return (double)count * 1000.0 / (double)(elapsed > 0 ? elapsed : 1);
+}
+
 int bench_command(int argc, char **argv)
 {
     int depth = argc > 0 ? atoi(argv[0]) : DEFAULT_BENCH_DEPTH;
@@ -138,6 +181,8 @@ int bench_command(int argc, char **argv)
     printf("effective branching factor: %.2f\n", ebf_samples ? exp(log_ebf_sum / ebf_samples) : 0.0);
     printf("quiescence nodes: %.1f %% of all nodes\n", total ? 100.0 * (double)qnodes / (double)total : 0.0);
     printf("time: %lld ms\n", (long long)elapsed);
+    printf("evaluations: %.2f M/s (%s; every legal move of the bench positions, made and evaluated)\n",
+           evaluations_per_second() / 1e6, evaluator_kind() == EVALUATION_NNUE ? "NNUE" : "Classical");
     printf("%llu nodes %llu nps\n", (unsigned long long)total,
            (unsigned long long)(total * 1000 / (uint64_t)(elapsed > 0 ? elapsed : 1)));
     return 0;
