@@ -153,8 +153,9 @@ bool option_set(const char *name, const char *value, char *error, size_t esize)
     return true;
 }
 
-/* XBoard's `option NAME=VALUE` (buttons come as `option NAME`). */
-bool option_set_xboard(const char *assignment, char *error, size_t esize)
+/* "NAME=VALUE", as XBoard's `option` sends it and datagen's --option takes
+ * it (buttons come as a bare NAME). */
+bool option_set_assignment(const char *assignment, char *error, size_t esize)
 {
     char name[256];
     const char *equals = strchr(assignment, '=');

@@ -63,8 +63,9 @@ Option *option_find(const char *name); /* case-insensitive, as UCI asks */
 /* False with the reason in `error`; true with `error` empty or holding a
  * note for the user. */
 bool option_set(const char *name, const char *value, char *error, size_t error_size);
-/* CECP's `option NAME=VALUE`, or `option NAME` for a button. */
-bool option_set_xboard(const char *assignment, char *error, size_t error_size);
+/* "NAME=VALUE" (or a bare NAME for a button), spaces around either trimmed:
+ * CECP's `option` command and datagen's --option. */
+bool option_set_assignment(const char *assignment, char *error, size_t error_size);
 
 /* The `option name … type …` lines for UCI, and the `feature option="…"`
  * lines for CECP (with current values), one call of `emit` per line. */

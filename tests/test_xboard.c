@@ -193,18 +193,18 @@ Test(xboard_options, uci_list_leaves_out_cecp_only_options)
 Test(xboard_options, option_name_equals_value)
 {
     char error[256];
-    cr_assert(option_set_xboard("MultiPV=3", error, sizeof error), "%s", error);
+    cr_assert(option_set_assignment("MultiPV=3", error, sizeof error), "%s", error);
     cr_expect_eq(option_find("MultiPV")->value, 3);
     cr_expect_eq(engine_settings.multipv, 3, "the engine's setting follows the table");
-    cr_assert(option_set_xboard("Move Overhead=50", error, sizeof error), "%s", error);
+    cr_assert(option_set_assignment("Move Overhead=50", error, sizeof error), "%s", error);
     cr_expect_eq(engine_settings.move_overhead_ms, 50);
-    cr_assert(option_set_xboard("NullMove=0", error, sizeof error), "%s", error);
+    cr_assert(option_set_assignment("NullMove=0", error, sizeof error), "%s", error);
     cr_expect_eq(option_find("NullMove")->value, 0);
     cr_expect(!search_options.null_move, "the search switch follows the table");
-    cr_assert(option_set_xboard("SearchAlgorithm=MTDf", error, sizeof error), "%s", error);
-    cr_expect(!option_set_xboard("MultiPV=0", error, sizeof error));
-    cr_expect(!option_set_xboard("NoSuchOption=1", error, sizeof error));
-    cr_expect(!option_set_xboard("MultiPV", error, sizeof error), "a spin needs a value");
+    cr_assert(option_set_assignment("SearchAlgorithm=MTDf", error, sizeof error), "%s", error);
+    cr_expect(!option_set_assignment("MultiPV=0", error, sizeof error));
+    cr_expect(!option_set_assignment("NoSuchOption=1", error, sizeof error));
+    cr_expect(!option_set_assignment("MultiPV", error, sizeof error), "a spin needs a value");
 }
 
 TestSuite(xboard_claims, .init = setup);

@@ -736,7 +736,7 @@ static void cmd_option(const Tokens *t)
     char assignment[512];
     tokens_join(t, 1, assignment, sizeof assignment);
     char error[256];
-    if (!option_set_xboard(assignment, error, sizeof error))
+    if (!option_set_assignment(assignment, error, sizeof error))
         reply_error(error, t);
     else if (*error)
         out_line("# %s", error);

@@ -335,6 +335,15 @@ static bool transfer_all(int fd, void *data, size_t size, bool writing)
 static bool write_all(int fd, const void *data, size_t size) { return transfer_all(fd, (void *)data, size, true); }
 static bool read_all(int fd, void *data, size_t size) { return transfer_all(fd, data, size, false); }
 
+static bool set_engine_option(const char *assignment)
+{
+    char error[256];
+    if (option_set_assignment(assignment, error, sizeof error))
+        return true;
+    fprintf(stderr, "datagen: cannot set %s: %s\n", assignment, error);
+    return false;
+}
+
 /* The engine settings every game needs, then the user's --option ones. Set
  * in the parent before the workers fork, so a refusal (an option renamed, a
  * net that does not load) stops the run before any game is played instead of
@@ -342,25 +351,12 @@ static bool read_all(int fd, void *data, size_t size) { return transfer_all(fd, 
 static bool set_engine_options(const DatagenOptions *o)
 {
     static const char *const FIXED[] = { "OwnBook=false", "Threads=1" };
-    const char *settings[sizeof FIXED / sizeof *FIXED + MAX_ENGINE_OPTIONS];
-    int count = 0;
     for (size_t i = 0; i < sizeof FIXED / sizeof *FIXED; i++)
-        settings[count++] = FIXED[i];
+        if (!set_engine_option(FIXED[i]))
+            return false;
     for (int i = 0; i < o->engine_option_count; i++)
-        settings[count++] = o->engine_options[i];
-    for (int i = 0; i < count; i++) {
-        const char *equals = strchr(settings[i], '=');
-        char name[64], error[256];
-        if (!equals || equals == settings[i] || (size_t)(equals - settings[i]) >= sizeof name) {
-            fprintf(stderr, "datagen: --option needs NAME=VALUE, not '%s'\n", settings[i]);
+        if (!set_engine_option(o->engine_options[i]))
             return false;
-        }
-        snprintf(name, sizeof name, "%.*s", (int)(equals - settings[i]), settings[i]);
-        if (!option_set(name, equals + 1, error, sizeof error)) {
-            fprintf(stderr, "datagen: cannot set %s: %s\n", name, error);
-            return false;
-        }
-    }
     return true;
 }
 
