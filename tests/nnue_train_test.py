@@ -8,7 +8,9 @@ trains a small network on them, and then
   3. the quantised network agrees with the float one within a stated bound;
   4. the engine (`bachess eval --net`) gives exactly the Python integer value;
   5. a warm start (--init) from the file, with no epoch, writes the same file
-     back, and with one epoch starts from the network's loss, not a random one's.
+     back, and with one epoch starts from the network's loss, not a random one's;
+  6. --mirror's left-right image of a board is the board of the FEN whose
+     ranks are read backwards, and a run with --mirror learns too.
 
     /usr/bin/python3 tests/nnue_train_test.py ./bachess
 """
@@ -32,13 +34,18 @@ import train  # noqa: E402
 # 1/64 moves a small net's output by a few centipawns.
 MEAN_TOLERANCE_CP, MAX_TOLERANCE_CP = 6.0, 30.0
 
-failures = []
+failures, passes = [], []
 
 
 def check(ok, what):
     print(("ok    " if ok else "FAIL  ") + what, flush=True)
-    if not ok:
-        failures.append(what)
+    (passes if ok else failures).append(what)
+
+
+def mirrored_fen(fen):
+    """The FEN of the board mirrored left to right: each rank read backwards."""
+    placement, rest = fen.split(" ", 1)
+    return "/".join(rank[::-1] for rank in placement.split("/")) + " " + rest
 
 
 def fen_of(pieces, stm):
@@ -121,7 +128,24 @@ def main(engine):
     start_loss = float(re.search(r"epoch 0: held-out loss ([0-9.]+)", open(more_path + ".log").read()).group(1))
     check(abs(start_loss - held[-1]) < 0.25 * (held[0] - held[-1]),
           f"--init starts from the trained loss: {start_loss:.5f} (trained {held[-1]:.5f}, random {held[0]:.5f})")
-    print(f"{9 - len(failures)} passed, {len(failures)} failed")
+
+    # --mirror: the mirrored boards are those of the mirrored FENs; unmasked boards stay.
+    mask = np.arange(len(pieces)) % 2 == 0
+    flipped = data.mirror_files(pieces, mask)
+    wrong = [i for i in range(len(pieces))
+             if not np.array_equal(flipped[i], data.fen_to_pieces(mirrored_fen(fen_of(pieces[i], stm[i])))[0]
+                                   if mask[i] else pieces[i])]
+    check(not wrong and not np.array_equal(flipped, pieces),
+          f"--mirror flips exactly the chosen {mask.sum()} of {len(pieces)} boards left to right"
+          + (f"; first wrong board {fen_of(pieces[wrong[0]], stm[wrong[0]])}" if wrong else ""))
+    mirror_path = os.path.join(work, "mirror.nnue")
+    train.main([data_path, "--out", mirror_path, "--hidden", "32", "--epochs", "6", "--batch", "256",
+                "--lr", "0.01", "--seed", "3", "--mirror"])
+    log = open(mirror_path + ".log").read()
+    mirror_held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
+    check("mirrored left to right" in log and len(mirror_held) == 7 and mirror_held[-1] < mirror_held[0],
+          f"training with --mirror: held-out loss falls {mirror_held[0]:.5f} -> {mirror_held[-1]:.5f}")
+    print(f"{len(passes)} passed, {len(failures)} failed")
     return 1 if failures else 0
 
 

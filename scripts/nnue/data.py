@@ -36,6 +36,18 @@ def decode(records):
     return pieces, stm, score, result
 
 
+# Square index of each square's mirror image across the d/e file line (a1 <-> h1).
+FILE_MIRROR = np.arange(64) ^ 7
+
+
+def mirror_files(pieces, mask):
+    """The boards of `mask` mirrored left to right (a-file <-> h-file), the
+    others as they are. Without castling rights, which the records do not
+    keep, chess is symmetric under this mirror: the mirrored board has the same
+    score and result, so it is a second, different training example."""
+    return np.where(mask[:, None], pieces[:, FILE_MIRROR], pieces)
+
+
 def features(pieces, perspective):
     """Active feature indices from `perspective` (array of 0/1 per board):
     ours * 384 + type * 64 + square (mirrored for Black). Returns a flat index

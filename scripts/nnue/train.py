@@ -4,6 +4,7 @@
     /usr/bin/python3 scripts/nnue/train.py DATA.bin [MORE.bin ...] --out NET.nnue
         [--hidden 32] [--epochs 10] [--batch 16384] [--lr 0.001] [--lambda 0.5]
         [--k 400] [--positions N] [--seed 1] [--crelu] [--threads N] [--init NET.nnue]
+        [--mirror]
 
 Reads the 32-byte records straight from memory-mapped files, in a shuffled
 order (a fresh permutation every epoch), and fits a perspective network
@@ -14,6 +15,12 @@ sigmoid(output * 400 / K). Prints the loss per epoch (training and a held-out
 2 %), the positions per second, then quantises (QA 255, QB 64) and writes the
 network file of docs/nnue.md. Everything it printed, with the command line,
 goes into NET.nnue.log: the net's provenance.
+
+--mirror mirrors each training position left to right (a-file <-> h-file)
+with probability 1/2 each time it is drawn, so that the network sees both
+images of a position: the records keep no castling rights, and without them
+the mirror image has the same score and result. The held-out set is never
+mirrored, so its loss stays comparable with a run without --mirror.
 
 --init starts from a network file's weights instead of random ones (its
 width and activation must match): a network can go on learning from new
@@ -33,8 +40,10 @@ import data  # noqa: E402
 import model  # noqa: E402
 
 
-def batch_tensors(records):
+def batch_tensors(records, mirror=None):
     pieces, stm, score, result = data.decode(records)
+    if mirror is not None:
+        pieces = data.mirror_files(pieces, mirror)
     us_index, us_offsets = data.features(pieces, stm)
     them_index, them_offsets = data.features(pieces, 1 - stm)
     sign = np.where(stm == 0, 1.0, -1.0).astype(np.float32)
@@ -66,6 +75,7 @@ def main(argv):
     ap.add_argument("--crelu", action="store_true")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--init", help="start from this network file's weights")
+    ap.add_argument("--mirror", action="store_true", help="mirror half the training positions left to right")
     args = ap.parse_args(argv)
     if args.hidden % 16 or not 16 <= args.hidden <= 512:
         ap.error("--hidden must be a multiple of 16 from 16 to 512")
@@ -87,7 +97,10 @@ def main(argv):
     valid_idx, train_idx = np.sort(order[:held]), order[held:]
     say(f"data: {len(records)} positions from {', '.join(args.data)}; {len(train_idx)} for training, {held} held out")
     say(f"net: 768 -> {args.hidden} x 2 -> 1, {'CReLU' if args.crelu else 'SCReLU'}; K {args.k}, lambda {args.lam}, "
-        f"lr {args.lr}, batch {args.batch}, seed {args.seed}, torch {torch.__version__}, {args.threads} thread(s)")
+        f"lr {args.lr}, batch {args.batch}, seed {args.seed}, torch {torch.__version__}, {args.threads} thread(s)"
+        + (", mirrored left to right at random" if args.mirror else ""))
+    # A generator of its own, so that --mirror leaves the shuffling as it was.
+    mirror_rng = np.random.default_rng(args.seed + 1) if args.mirror else None
 
     net = model.PerspectiveNet(args.hidden, screlu=not args.crelu)
     if args.init:
@@ -107,7 +120,8 @@ def main(argv):
             lr_step["lr"] = args.lr * (0.3 if epoch > 0.75 * args.epochs else 1.0)
         for at in range(0, len(shuffled), args.batch):
             idx = np.sort(shuffled[at:at + args.batch])
-            batch = batch_tensors(np.asarray(records[idx]))
+            mirror = mirror_rng.random(len(idx)) < 0.5 if mirror_rng else None
+            batch = batch_tensors(np.asarray(records[idx]), mirror)
             optimiser.zero_grad()
             loss = loss_of(net, batch, args.k, args.lam)
             loss.backward()
