@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "engine_book.h"
 #include "engine_options.h"
@@ -27,7 +29,52 @@ static struct {
     bool searching, thread_started;
     SearchReport client;    /* the front end's callbacks */
     Move last_pv_move;      /* first move of the last PV reported */
+    void *stacks[MAX_THREADS]; /* each search thread slot's stack, kept from search to search */
 } engine;
+
+/* ---- search threads on stacks of their own ------------------------------------- */
+
+/* Every go starts its search threads anew. On exit, glibc hands the pages
+ * of a stack it allocated back to the kernel (madvise), so the next thread
+ * faults them in again, and each handback flushes the TLBs of the other
+ * cores: at datagen's 5,000 nodes a move that was about a tenth of the
+ * time. A stack we provide is left alone, so each thread slot keeps one. */
+enum { THREAD_STACK_BYTES = 8 << 20 };
+
+static void *thread_stack(int slot)
+{
+    if (engine.stacks[slot])
+        return engine.stacks[slot];
+    void *memory = mmap(NULL, THREAD_STACK_BYTES, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (memory == MAP_FAILED)
+        return NULL;
+    /* The lowest page is a guard: an overflow faults instead of writing past. */
+    mprotect(memory, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE);
+    return engine.stacks[slot] = memory;
+}
+
+/* The slot's stack must be free: its last thread has been joined. Without
+ * one (the mapping failed), the thread gets glibc's. */
+static void start_thread(pthread_t *thread, int slot, void *(*run)(void *), void *arg)
+{
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    void *stack = thread_stack(slot);
+    if (stack)
+        pthread_attr_setstack(&attributes, stack, THREAD_STACK_BYTES);
+    pthread_create(thread, &attributes, run, arg);
+    pthread_attr_destroy(&attributes);
+}
+
+static void free_thread_stacks(void)
+{
+    for (int slot = 0; slot < MAX_THREADS; slot++) {
+        if (engine.stacks[slot])
+            munmap(engine.stacks[slot], THREAD_STACK_BYTES);
+        engine.stacks[slot] = NULL;
+    }
+}
 
 void engine_init(void)
 {
@@ -54,6 +101,7 @@ void engine_quit(void)
         free(engine.threads[i]);
     free(engine.threads);
     free(engine.game);
+    free_thread_stacks();
     tt_free();
 }
 
@@ -282,7 +330,7 @@ static void *search_main(void *arg)
     SearchShared *s = &engine.shared;
     pthread_t helpers[MAX_THREADS];
     for (int i = 1; i < engine.thread_count; i++)
-        pthread_create(&helpers[i], NULL, helper_main, engine.threads[i]);
+        start_thread(&helpers[i], i, helper_main, engine.threads[i]);
     if (s->root_move_count > 0)
         search_iterate(engine.threads[0]);
     else
@@ -416,7 +464,7 @@ void engine_go(const SearchLimits *limits, SearchReport report)
     engine.searching = true;
     engine.thread_started = true;
     book_move_to_play = engine_book_move(engine.game, limits);
-    pthread_create(&engine.main_thread, NULL, book_move_to_play != MOVE_NONE ? book_main : search_main, NULL);
+    start_thread(&engine.main_thread, 0, book_move_to_play != MOVE_NONE ? book_main : search_main, NULL);
 }
 
 void engine_stop(void)
