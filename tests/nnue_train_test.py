@@ -9,7 +9,9 @@ trains a small network on them, and then
   4. the engine (`bachess eval --net`) gives exactly the Python integer value;
   5. a warm start (--init) from the file, with no epoch, writes the same file
      back, and with one epoch starts from the network's loss, not a random one's;
-  6. --mirror's left-right image of a board is the board of the FEN whose
+  6. the held-out set is whole runs of consecutive records (whole games), and
+     held-out and training positions together are every position once;
+  7. --mirror's left-right image of a board is the board of the FEN whose
      ranks are read backwards, and a run with --mirror learns too.
 
     /usr/bin/python3 tests/nnue_train_test.py ./bachess
@@ -128,6 +130,14 @@ def main(engine):
     start_loss = float(re.search(r"epoch 0: held-out loss ([0-9.]+)", open(more_path + ".log").read()).group(1))
     check(abs(start_loss - held[-1]) < 0.25 * (held[0] - held[-1]),
           f"--init starts from the trained loss: {start_loss:.5f} (trained {held[-1]:.5f}, random {held[0]:.5f})")
+
+    # Held out in runs: 1,000,000 records make 245 runs of 4096 (the last one short), 4 held out whole.
+    held_idx, train_idx = train.hold_out_games(1_000_000, np.random.default_rng(7))
+    runs = np.unique(held_idx // 4096)
+    whole_runs = sum(min(4096, 1_000_000 - r * 4096) for r in runs)
+    together = np.sort(np.concatenate([held_idx, train_idx]))
+    check(np.array_equal(together, np.arange(1_000_000)) and len(runs) == 4 and len(held_idx) == whole_runs,
+          f"held out: {len(held_idx)} of 1,000,000 records, whole runs {list(runs)} of 4096; the rest for training")
 
     # --mirror: the mirrored boards are those of the mirrored FENs; unmasked boards stay.
     mask = np.arange(len(pieces)) % 2 == 0

@@ -12,7 +12,7 @@ order (a fresh permutation every epoch), and fits a perspective network
 the game result: target = lambda * result + (1 - lambda) * sigmoid(score / K),
 both from the side to move's point of view, with the prediction
 sigmoid(output * 400 / K). Prints the loss per epoch (training and a held-out
-2 %), the positions per second, then quantises (QA 255, QB 64) and writes the
+2 % of whole games), the positions per second, then quantises (QA 255, QB 64) and writes the
 network file of docs/nnue.md. Everything it printed, with the command line,
 goes into NET.nnue.log: the net's provenance.
 
@@ -51,6 +51,21 @@ def batch_tensors(records, mirror=None):
     result_stm = np.where(stm == 0, result, 1.0 - result).astype(np.float32)
     t = torch.from_numpy
     return (t(us_index), t(us_offsets), t(them_index), t(them_offsets), t(score_stm), t(result_stm))
+
+
+def hold_out_games(count, rng, share=50, run=4096):
+    """(held-out indices, training indices): one in `share` runs of `run`
+    consecutive records (a few dozen games; fewer records for a tiny data
+    set) is held out whole. A game's positions follow one another in a file
+    and differ by a move or two, so a held-out set of single positions drawn
+    at random would sit between training neighbours of the same game and
+    reward a network for remembering games rather than judging positions."""
+    run = max(1, min(run, count // (4 * share)))
+    runs = -(-count // run)
+    held = np.zeros(count, dtype=bool)
+    for r in rng.permutation(runs)[: max(1, runs // share)]:
+        held[r * run:(r + 1) * run] = True
+    return np.nonzero(held)[0], np.nonzero(~held)[0]
 
 
 def loss_of(net, batch, k, lam):
@@ -92,10 +107,9 @@ def main(argv):
     records = np.concatenate(data.open_records(args.data)) if len(args.data) > 1 else data.open_records(args.data)[0]
     if args.positions:
         records = records[: args.positions]
-    order = rng.permutation(len(records))
-    held = max(1, len(records) // 50)
-    valid_idx, train_idx = np.sort(order[:held]), order[held:]
-    say(f"data: {len(records)} positions from {', '.join(args.data)}; {len(train_idx)} for training, {held} held out")
+    valid_idx, train_idx = hold_out_games(len(records), rng)
+    say(f"data: {len(records)} positions from {', '.join(args.data)}; {len(train_idx)} for training, "
+        f"{len(valid_idx)} held out in whole runs of records")
     say(f"net: 768 -> {args.hidden} x 2 -> 1, {'CReLU' if args.crelu else 'SCReLU'}; K {args.k}, lambda {args.lam}, "
         f"lr {args.lr}, batch {args.batch}, seed {args.seed}, torch {torch.__version__}, {args.threads} thread(s)"
         + (", mirrored left to right at random" if args.mirror else ""))
