@@ -70,8 +70,27 @@ static Outcome search_depth(const char *fen, int depth)
     return run_search(fen, NULL, &limits);
 }
 
+/* PVS's value of one root move (searchmoves), pruning off as in S1. */
+static int value_of_root_move(const char *fen, int depth, Move move)
+{
+    char error[128];
+    search_options_no_pruning(&search_options);
+    cr_assert(option_set("SearchAlgorithm", "PVS", error, sizeof error), "%s", error);
+    SearchLimits limits;
+    timeman_init_limits(&limits);
+    limits.depth = depth;
+    limits.search_moves[0] = move;
+    limits.search_move_count = 1;
+    engine_new_game();
+    int score = run_search(fen, NULL, &limits).score;
+    search_options_default(&search_options);
+    return score;
+}
+
 /* S1: with every window-dependent pruning off, NegaScout, plain alpha-beta
- * and MTD(f) search the same tree and must agree on its value. */
+ * and MTD(f) search the same tree and must agree on its value. Where two
+ * root moves share that value, either is a right answer: a move other than
+ * PVS's must reach PVS's value when PVS searches it alone. */
 Test(search, algorithms_agree_without_pruning)
 {
     static const char *FENS[] = {
@@ -96,7 +115,11 @@ Test(search, algorithms_agree_without_pruning)
         for (int a = 1; a < 3; a++) {
             cr_expect_eq(results[a].score, results[0].score, "%s: %s scores %d, PVS %d", FENS[i],
                          ALGORITHMS[a], results[a].score, results[0].score);
-            cr_expect_eq(results[a].best, results[0].best, "%s: %s chooses another move", FENS[i], ALGORITHMS[a]);
+            if (results[a].best != results[0].best) {
+                int value = value_of_root_move(FENS[i], depth, results[a].best);
+                cr_expect_eq(value, results[0].score, "%s: %s chooses a move that PVS values %d, not the best %d",
+                             FENS[i], ALGORITHMS[a], value, results[0].score);
+            }
         }
     }
 }
