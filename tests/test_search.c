@@ -61,14 +61,21 @@ static Outcome run_search(const char *fen, const char *moves, SearchLimits *limi
     return o;
 }
 
-static Outcome search_depth(const char *fen, int depth)
+/* A fresh search to `depth`, of all root moves or only `move` (searchmoves). */
+static Outcome search_root_moves(const char *fen, int depth, Move move)
 {
     SearchLimits limits;
     timeman_init_limits(&limits);
     limits.depth = depth;
+    if (move != MOVE_NONE) {
+        limits.search_moves[0] = move;
+        limits.search_move_count = 1;
+    }
     engine_new_game();
     return run_search(fen, NULL, &limits);
 }
+
+static Outcome search_depth(const char *fen, int depth) { return search_root_moves(fen, depth, MOVE_NONE); }
 
 /* PVS's value of one root move (searchmoves), pruning off as in S1. */
 static int value_of_root_move(const char *fen, int depth, Move move)
@@ -76,13 +83,7 @@ static int value_of_root_move(const char *fen, int depth, Move move)
     char error[128];
     search_options_no_pruning(&search_options);
     cr_assert(option_set("SearchAlgorithm", "PVS", error, sizeof error), "%s", error);
-    SearchLimits limits;
-    timeman_init_limits(&limits);
-    limits.depth = depth;
-    limits.search_moves[0] = move;
-    limits.search_move_count = 1;
-    engine_new_game();
-    int score = run_search(fen, NULL, &limits).score;
+    int score = search_root_moves(fen, depth, move).score;
     search_options_default(&search_options);
     return score;
 }
