@@ -32,6 +32,7 @@ import http.client
 import os
 import random
 import re
+import selectors
 import signal
 import socket
 import subprocess
@@ -79,24 +80,31 @@ def request(port, method, path, body=b"", headers=None, timeout=10, address="127
 
 
 class EventStream:
-    """An open /events connection, read on a thread of its own."""
+    """An open /events connection. All streams are read by one thread (READER): a thread per
+    stream would have 200 Python threads fight for the interpreter lock during the flood,
+    and the test client, not the server, would set the pace."""
 
     def __init__(self, port, origin=None):
-        self.lines, self.sock = [], socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.lines, self.partial = [], b""
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
         extra = f"Origin: {origin}\r\n" if origin else ""
         self.sock.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}\r\n".encode())
-        self.thread = threading.Thread(target=self.read, daemon=True)
-        self.thread.start()
+        self.sock.setblocking(False)
+        READER.add(self)
 
-    def read(self):
+    def receive(self):
+        """Called by READER when the socket is readable; False once the stream has ended."""
         try:
-            while True:
-                chunk = self.sock.recv(65536)
-                if not chunk:
-                    return
-                self.lines += chunk.decode(errors="replace").splitlines()
+            chunk = self.sock.recv(65536)
+        except BlockingIOError:
+            return True
         except OSError:
-            return
+            return False
+        if not chunk:
+            return False
+        *complete, self.partial = (self.partial + chunk).split(b"\n")
+        self.lines += [line.decode(errors="replace").rstrip("\r") for line in complete]
+        return True
 
     def wait_for(self, text, seconds):
         end = time.time() + seconds
@@ -107,7 +115,42 @@ class EventStream:
         return False
 
     def close(self):
+        READER.remove(self)
         self.sock.close()
+
+
+class StreamReader:
+    """One thread that reads every open EventStream (epoll)."""
+
+    def __init__(self):
+        self.selector, self.lock = selectors.DefaultSelector(), threading.Lock()
+        threading.Thread(target=self.run, daemon=True).start()
+
+    def add(self, stream):
+        with self.lock:
+            self.selector.register(stream.sock, selectors.EVENT_READ, stream)
+
+    def remove(self, stream):
+        with self.lock:
+            try:
+                self.selector.unregister(stream.sock)
+            except (KeyError, ValueError):
+                pass
+
+    def run(self):
+        while True:
+            if not self.selector.get_map():
+                time.sleep(0.02)
+                continue
+            for key, _ in self.selector.select(0.05):
+                with self.lock:
+                    if key.fileobj.fileno() < 0 or self.selector.get_map().get(key.fileobj) is not key:
+                        continue
+                    if not key.data.receive():
+                        self.selector.unregister(key.fileobj)
+
+
+READER = StreamReader()
 
 
 def listening_addresses(port):
