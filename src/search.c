@@ -722,8 +722,11 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
 
     if (!pv_node && !in_check && !excluded && !root) {
-        /* Step 5: reverse futility: far above beta with little depth left. */
-        if (o->reverse_futility && depth <= RFP_MAX_DEPTH && eval < SCORE_KNOWN_WIN
+        /* Step 5: reverse futility: far above beta with little depth left.
+         * Not when beta is a mated score: a good evaluation does not prove
+         * that the side to move escapes that mate, and the cut would hide a
+         * shorter mate one ply up. */
+        if (o->reverse_futility && depth <= RFP_MAX_DEPTH && eval < SCORE_KNOWN_WIN && beta > -MATE_IN_MAX
             && eval - RFP_MARGIN * (depth - node.improving) >= beta)
             return eval;
 

@@ -148,6 +148,41 @@ Test(search, mated_side_scores_mate_against)
     cr_assert_eq(o.score, mated_in(2), "score %d", o.score);
 }
 
+
+/* A mate in two that the full-width search proves at depth 4 stays a mate
+ * in two when the pruned search goes deeper. Reverse futility once cut
+ * nodes whose beta was a mated score (a good evaluation looked like an
+ * escape from the mate): with one network, 1.Kb6 Kb8 2.Rh8# was reported
+ * as mate in 3 at every depth from 4 to 12. Each evaluator prunes other
+ * nodes, so both are tried. */
+Test(search, pruning_keeps_the_shortest_mate)
+{
+    static const char *FENS[] = {
+        "k7/8/2K5/8/8/8/8/7R w - - 0 1",            /* 1.Kb6 Kb8 2.Rh8# */
+        "7r/8/8/8/8/2k5/8/K7 b - - 0 1",            /* the same for Black: 1...Kb3 2.Kb1 Rh1# */
+        "r5k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", /* 1.Rd8+ Rxd8 2.Rxd8# */
+        "6k1/8/6K1/8/8/8/8/1Q6 w - - 0 1",          /* 1.Qb8# */
+    };
+    static const struct { const char *option, *value; } EVALUATORS[] = {
+        { "Evaluation", "Classical" }, { "Evaluation", "NNUE" },
+    };
+    int depth = test_light() ? 8 : 12;
+    char error[128];
+    for (size_t e = 0; e < sizeof EVALUATORS / sizeof *EVALUATORS; e++) {
+        cr_assert(option_set(EVALUATORS[e].option, EVALUATORS[e].value, error, sizeof error), "%s", error);
+        for (size_t i = 0; i < sizeof FENS / sizeof *FENS; i++) {
+            search_options_no_pruning(&search_options);
+            int full_width = search_depth(FENS[i], 4).score;
+            search_options_default(&search_options);
+            int pruned = search_depth(FENS[i], depth).score;
+            cr_assert(full_width >= MATE_IN_MAX, "%s: no mate at depth 4 (%d)", FENS[i], full_width);
+            cr_assert_eq(pruned, full_width, "%s, %s=%s: %d at depth %d, %d (mate in %d) full width at depth 4",
+                         FENS[i], EVALUATORS[e].option, EVALUATORS[e].value, pruned, depth, full_width,
+                         (mate_in(0) - full_width + 1) / 2);
+        }
+    }
+}
+
 Test(search, stalemate_and_draws_score_zero)
 {
     SearchLimits limits;
