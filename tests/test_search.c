@@ -148,7 +148,6 @@ Test(search, mated_side_scores_mate_against)
     cr_assert_eq(o.score, mated_in(2), "score %d", o.score);
 }
 
-
 /* A mate in two that the full-width search proves at depth 4 stays a mate
  * in two when the pruned search goes deeper. Reverse futility once cut
  * nodes whose beta was a mated score (a good evaluation looked like an

@@ -139,9 +139,6 @@ class StreamReader:
 
     def run(self):
         while True:
-            if not self.selector.get_map():
-                time.sleep(0.02)
-                continue
             for key, _ in self.selector.select(0.05):
                 with self.lock:
                     if key.fileobj.fileno() < 0 or self.selector.get_map().get(key.fileobj) is not key:
