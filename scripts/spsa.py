@@ -3,7 +3,7 @@
 over fast self-play games, as fishtest does.
 
     make tuning            # builds ./bachess-tuning: every parameter a UCI option
-    scripts/spsa.py --iterations 2000 [--pairs 1] [--concurrency 1] [--tc 2+0.02]
+    scripts/spsa.py --iterations 2000 [--pairs 1] [--concurrency 1] [--tc 2+0.02 | --nodes N]
                     [--params A,B,...] [--state spsa.json] [--fastchess PATH] [--seed N]
 
 Each iteration draws a random sign (+1/-1) for every parameter, plays
@@ -41,8 +41,10 @@ def play_pair(args, plus, minus, seed):
     """Plays `pairs` game pairs; returns (wins, losses, draws) of `plus`."""
     def engine(name, values):
         return ["-engine", f"name={name}", f"cmd={args.engine}"] + [f"option.{k}={int(round(v))}" for k, v in values.items()]
+    # A node limit makes the games independent of the machine's load (and faster).
+    limit = ["tc=inf", f"nodes={args.nodes}"] if args.nodes else [f"tc={args.tc}"]
     cmd = ([args.fastchess] + engine("plus", plus) + engine("minus", minus)
-           + ["-each", f"tc={args.tc}", "option.OwnBook=false", "option.Hash=8",
+           + ["-each", *limit, "option.OwnBook=false", "option.Hash=8",
               "-openings", f"file={args.openings}", "format=epd", "order=random", f"-srand", str(seed),
               "-rounds", str(args.pairs), "-games", "2", "-repeat", "-concurrency", str(args.concurrency)])
     out = subprocess.run(cmd, capture_output=True, text=True).stdout
@@ -62,6 +64,7 @@ def main(argv):
     ap.add_argument("--pairs", type=int, default=1)
     ap.add_argument("--concurrency", type=int, default=1, help="games played at a time")
     ap.add_argument("--tc", default="2+0.02")
+    ap.add_argument("--nodes", type=int, default=0, help="play every move to this many nodes instead of --tc")
     ap.add_argument("--params", default="", help="comma-separated names (default: all)")
     ap.add_argument("--state", default="spsa.json")
     ap.add_argument("--seed", type=int, default=1)
