@@ -16,8 +16,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (START_FEN, Engine, HarnessError, Stockfish,  # noqa: E402
-                     engine_path, run_scenarios)
+from harness import (EVAL_FEN, START_FEN, Engine, HarnessError, Stockfish,  # noqa: E402
+                     engine_path, eval_files, run_scenarios)
 
 THINKING = re.compile(r"^\s*(\d+)\s+([+-]?\d+)\s+(\d+)\s+(\d+)((?:\s+\d+)*)\s+(\S.*)$")
 MOVE = r"^move ([a-h][1-8][a-h][1-8][qrbn]?)$"
@@ -816,6 +816,84 @@ def s25c_pgn_log():
         check(re.search(r"1\. e4 \S+ 2\. d4 \S+", text), f"moves missing ({first}, {second}):\n{text}")
 
 
+def eval_search(eng):
+    """The fixed search of the EvalFile scenarios, from a new game: sd 6 on
+    EVAL_FEN. The score, nodes and pv of its ply-6 thinking line, and the
+    move (one thread, so the same net gives the same four)."""
+    mark = eng.mark()
+    for line in ("new", "force", "setboard " + EVAL_FEN, "post", "sd 6", "go"):
+        eng.send(line)
+    move = eng.expect(MOVE, 10).group(1)
+    legal(move, EVAL_FEN)
+    thinking = thinking_lines(eng.since(mark))
+    check(thinking and thinking[-1].group(1) == "6", f"the last thinking line of sd 6 is not at ply 6: "
+                                                     f"{thinking[-1].group(0) if thinking else None}")
+    last = thinking[-1]
+    return int(last.group(2)), int(last.group(4)), last.group(6).strip(), move
+
+
+def set_eval_file(eng, path, words, n):
+    """option EvalFile=path, then ping n: refused with `Error (reason): option
+    EvalFile=...` whose reason says all of `words`, or, with words None,
+    accepted without a word. Either way pong n comes."""
+    mark = eng.mark()
+    eng.send("option EvalFile=" + path)
+    eng.send(f"ping {n}")
+    eng.expect(rf"^pong {n}$", 5)
+    reply = eng.since(mark)[:-1]
+    if words is None:
+        check(not reply, f"EvalFile {path} was not accepted in silence: {reply}")
+        return
+    m = re.match(r"^Error \((.*)\): (option\b.*)$", reply[0]) if len(reply) == 1 else None
+    check(m, f"EvalFile {os.path.basename(path)}: not one 'Error (...): option EvalFile=...' line: {reply}")
+    check(all(w in m.group(1) for w in words), f"EvalFile {os.path.basename(path)}: the error does not say {words}: {reply}")
+    # The command is echoed whole up to 64 characters (xboard.c, ECHO_LIMIT), else cut after a word.
+    command = "option EvalFile=" + path
+    check(m.group(2) == command if len(command) <= 64 else command.startswith(m.group(2)),
+          f"the error does not echo the command {command!r}: {reply[0]}")
+
+
+def s24e_eval_file_refused():
+    import tempfile
+    session = cecp()
+    with session as eng:
+        options = session.features["options"].split("\n")
+        combo = [o for o in options if o.startswith("Evaluation ")]
+        m = re.match(r"^Evaluation -combo (.*)$", combo[0]) if len(combo) == 1 else None
+        choices = m.group(1).split(" /// ") if m else []
+        check(sorted(choices) == ["*NNUE", "Classical"],
+              f"no feature option=\"Evaluation -combo\" with NNUE the default (*) and Classical: {combo}")
+        check("EvalFile -string " in options, "no feature option=\"EvalFile -string \" (empty)")
+        before = eval_search(eng)
+        with tempfile.TemporaryDirectory(prefix="bachess-evalfile-") as work:
+            nets = eval_files(work)
+            for n, kind in enumerate(("missing", "truncated", "corrupt", "architecture"), 1):
+                set_eval_file(eng, *nets[kind], n)
+                got = eval_search(eng)
+                check(got == before, f"after the refused {kind} net, sd 6 gives {got}, not {before} as before")
+            set_eval_file(eng, *nets["valid"], 10)
+            got = eval_search(eng)
+            check(got == before, f"with a copy of nets/default.nnue, sd 6 gives {got}, not {before}")
+
+
+def s24f_eval_file_kept():
+    import tempfile
+    with cecp() as eng:
+        builtin = eval_search(eng)
+        with tempfile.TemporaryDirectory(prefix="bachess-evalfile-") as work:
+            nets = eval_files(work)
+            set_eval_file(eng, *nets["shifted"], 1)
+            shifted = eval_search(eng)
+            check(shifted[0] != builtin[0], f"a net with another output bias gives the same score {shifted[0]}")
+            for n, kind in enumerate(("corrupt", "missing"), 2):
+                set_eval_file(eng, *nets[kind], n)
+                got = eval_search(eng)
+                check(got == shifted, f"the refused {kind} net did not keep the net loaded before: {got}, not {shifted}")
+            set_eval_file(eng, "", None, 10)
+            got = eval_search(eng)
+            check(got == builtin, f"option EvalFile= (empty) does not give the built-in net back: {got}, not {builtin}")
+
+
 ALLOWED = re.compile(r"^(feature .*|pong .*|move (?:[a-h][1-8][a-h][1-8][qrbn]?|O-O|O-O-O)|Illegal move.*|Error \(.*|"
                      r"(1-0|0-1|1/2-1/2) \{.*\}|resign|offer draw|tell\w* .*|#.*|Hint: .*|stat01: .*|"
                      r"\+\+|--|)$")
@@ -856,6 +934,10 @@ SCENARIOS = [
     ("24b egtpath syzygy: tables loaded, a won root, a bad path", s24b_syzygy),
     ("24c egtpath syzygy: missing, not a table, truncated: a note, then legal moves", s24c_syzygy_bad_paths),
     ("24d egtpath during st 3 waits for the move; in analysis the analysis goes on", s24d_syzygy_during_search),
+    ("24e option EvalFile missing, truncated, damaged, wrong architecture: Error with the reason, the net kept",
+     s24e_eval_file_refused),
+    ("24f option EvalFile: another valid net is used, kept when a bad file follows; empty: the built-in net",
+     s24f_eval_file_kept),
     ("25 two games in a row", s25_reuse),
     ("25b resign when hopeless (option ResignScore)", s25b_resign),
     ("25c the game in the PGN log (option PGNLog)", s25c_pgn_log),

@@ -27,6 +27,9 @@ Standard library only. The shared API:
                                      scenario and "N passed, N failed";
                                      returns the process exit status.
 
+    nets = eval_files(directory)     NNUE files for the EvalFile option,
+                                     made from nets/default.nnue (see there)
+
 Every line both ways is kept in eng.log (time, direction, text) and dumped
 on failure.  The engine path comes from the first command-line argument,
 then $BACHESS, then ./bachess (engine_path()).
@@ -34,6 +37,7 @@ then $BACHESS, then ./bachess (engine_path()).
 import os
 import queue
 import re
+import struct
 import subprocess
 import sys
 import threading
@@ -41,10 +45,59 @@ import time
 import traceback
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+DEFAULT_NET = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nets", "default.nnue")
+# A middlegame for the fixed searches of the EvalFile scenarios.
+EVAL_FEN = "r2q1rk1/pp2bppp/2n1pn2/3p4/3P1B2/2PB1N2/PP1N1PPP/R2Q1RK1 w - - 3 10"
 
 
 class HarnessError(AssertionError):
     pass
+
+
+def eval_files(directory):
+    """Writes network files for the EvalFile option into `directory`, made
+    from nets/default.nnue (docs/nnue.md: "BACHNNUE", eight little-endian
+    u32 header fields -- version, inputs, hidden, activation, qa, qb, scale,
+    FNV-1a checksum of the weights -- then the weights, the output bias last).
+    Returns {kind: (path, the words the engine's refusal must contain)}:
+    missing, truncated, corrupt (a weight byte flipped: checksum mismatch),
+    architecture (769 inputs) -- each refused -- and two it must accept:
+    valid (a byte-for-byte copy) and shifted (the output bias moved, the
+    checksum made right again: a usable net that evaluates differently)."""
+    with open(DEFAULT_NET, "rb") as f:
+        net = f.read()
+    header = 40
+    inputs = struct.unpack_from("<I", net, 12)[0]
+
+    def checksum(data):
+        h = 2166136261
+        for byte in data[header:]:
+            h = ((h ^ byte) * 16777619) & 0xFFFFFFFF
+        return h
+
+    if net[:8] != b"BACHNNUE" or struct.unpack_from("<I", net, 36)[0] != checksum(net):
+        raise HarnessError("nets/default.nnue is not a BACHNNUE file with a good checksum: the format changed?")
+    corrupt = bytearray(net)
+    corrupt[header + 1000] ^= 0x55
+    architecture = bytearray(net)
+    struct.pack_into("<I", architecture, 12, inputs + 1)
+    shifted = bytearray(net)
+    struct.pack_into("<i", shifted, len(net) - 4, struct.unpack_from("<i", net, len(net) - 4)[0] + 8160)
+    struct.pack_into("<I", shifted, 36, checksum(shifted))
+    unusable = "not a usable network: "
+    files = {"truncated": (net[:len(net) // 2], [unusable, "bytes of weights, the header asks for", "truncated"]),
+             "corrupt": (bytes(corrupt), [unusable, "checksum mismatch"]),
+             "architecture": (bytes(architecture),
+                              [unusable, "%d inputs, the architecture has %d" % (inputs + 1, inputs)]),
+             "valid": (net, None),
+             "shifted": (bytes(shifted), None)}
+    nets = {"missing": (os.path.join(directory, "missing.nnue"), ["cannot open", "No such file or directory"])}
+    for kind, (data, words) in files.items():
+        path = os.path.join(directory, kind + ".nnue")
+        with open(path, "wb") as f:
+            f.write(data)
+        nets[kind] = (path, words)
+    return nets
 
 
 def engine_path():

@@ -1416,6 +1416,76 @@ def t_chess960_ponder():
     no_more_bestmove(e, 0.3)
 
 
+def eval_search(e):
+    """The fixed search of the EvalFile scenarios, from a cleared hash: go
+    depth 6 on EVAL_FEN. Its score, nodes, pv and best move (one thread, so
+    the same net gives the same four)."""
+    e.send("ucinewgame")
+    e.send(position_command(harness.EVAL_FEN))
+    s = go(e, "go depth 6")
+    check(s.last and s.last.get("depth") == 6, "the last pv of go depth 6 is not at depth 6: %r" % (s.last,))
+    return s.score(), s.last.get("nodes"), " ".join(s.last["pv"]), s.best
+
+
+def set_eval_file(e, path, words):
+    """setoption EvalFile: refused with `info string error: ...` saying all of
+    `words` (the engine then still answers isready), or, with words None,
+    accepted without a word."""
+    if words is None:
+        e.send("setoption name EvalFile value " + path)
+        lines = e.sync(5.0)
+        check(not lines, "EvalFile %s was not accepted in silence: %r" % (path, lines))
+        return
+    errors = expect_error(e, "setoption name EvalFile value " + path, 5.0)
+    check(len(errors) == 1 and errors[0].startswith("info string error: ") and all(w in errors[0] for w in words),
+          "EvalFile %s: the error does not say %r: %r" % (os.path.basename(path), words, errors))
+
+
+@scenario("61 EvalFile missing, truncated, damaged, wrong architecture: an error with the reason, the net kept")
+def t_eval_file_refused():
+    import tempfile
+    e = start(handshake=False)
+    e.send("uci")
+    lines = e.read_until(r"^uciok$", 2.0)
+    combo = [l for l in lines if l.startswith("option name Evaluation ")]
+    check(len(combo) == 1 and re.match(r"^option name Evaluation type combo default NNUE( var \S+)+$", combo[0])
+          and set(re.findall(r" var (\S+)", combo[0])) == {"NNUE", "Classical"},
+          "uci does not offer the combo Evaluation, default NNUE, var Classical and NNUE: %r" % combo)
+    check("option name EvalFile type string default <empty>" in lines, "uci does not offer EvalFile, default empty")
+    e.send("setoption name OwnBook value false")
+    check(not e.sync(), "OwnBook false refused")
+    before = eval_search(e)
+    with tempfile.TemporaryDirectory(prefix="bachess-evalfile-") as work:
+        nets = harness.eval_files(work)
+        for kind in ("missing", "truncated", "corrupt", "architecture"):
+            path, words = nets[kind]
+            set_eval_file(e, path, words)
+            got = eval_search(e)
+            check(got == before, "after the refused %s net, go depth 6 gives %r, not %r as before" % (kind, got, before))
+        set_eval_file(e, *nets["valid"])
+        got = eval_search(e)
+        check(got == before, "with a copy of nets/default.nnue, go depth 6 gives %r, not %r" % (got, before))
+
+
+@scenario("61b EvalFile: another valid net is used, kept when a bad file follows; empty: the built-in net")
+def t_eval_file_kept():
+    import tempfile
+    e = start()
+    builtin = eval_search(e)
+    with tempfile.TemporaryDirectory(prefix="bachess-evalfile-") as work:
+        nets = harness.eval_files(work)
+        set_eval_file(e, *nets["shifted"])
+        shifted = eval_search(e)
+        check(shifted[0] != builtin[0], "a net with another output bias gives the same score %r" % (shifted[0],))
+        for kind in ("corrupt", "missing"):
+            set_eval_file(e, *nets[kind])
+            got = eval_search(e)
+            check(got == shifted, "the refused %s net did not keep the net loaded before: %r, not %r" % (kind, got, shifted))
+        set_eval_file(e, "<empty>", None)
+        got = eval_search(e)
+        check(got == builtin, "EvalFile <empty> does not give the built-in net back: %r, not %r" % (got, builtin))
+
+
 def main():
     global BINARY, RNG
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
