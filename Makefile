@@ -213,7 +213,7 @@ conformance-uci: $(EXE) $(BUILD)/bachess-sanitize
 # races and bad input again.
 conformance-cecp: $(EXE) $(BUILD)/bachess-sanitize
 	python3 tests/conformance/cecp_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
-	CECP_ONLY=04,05,11,13,17,18,19,22,25 python3 tests/conformance/cecp_test.py $(BUILD)/bachess-sanitize
+	CECP_ONLY=04,05,11,13,17,18,19,22,24,25 python3 tests/conformance/cecp_test.py $(BUILD)/bachess-sanitize
 
 # Two games under XBoard (headless) with bachess speaking CECP vs fairymax,
 # then XBoard's analysis mode.
