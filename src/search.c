@@ -131,6 +131,14 @@ static bool node_limit_reached(const SearchShared *s, uint64_t own_nodes)
     return own_nodes % NODE_LIMIT_INTERVAL == 0 && search_total_nodes(s) >= s->limits.nodes;
 }
 
+/* `soft_nodes` ends the deepening between iterations, so that the move
+ * played comes from a whole iteration (datagen's searches: a hard limit
+ * would cut the last one short, wherever the count fell). */
+static bool soft_node_limit_reached(const SearchShared *s)
+{
+    return s->limits.soft_nodes && !atomic_load(&s->pondering) && search_total_nodes(s) >= s->limits.soft_nodes;
+}
+
 /* Every thread watches the stop flag and the node limit; the main thread
  * also watches the clock. */
 static bool time_is_up(Thread *t)
@@ -1081,6 +1089,8 @@ void search_iterate(Thread *t)
         if (atomic_load(&s->stop))
             break;
         if (mate_limit_reached(&s->limits, score))
+            break;
+        if (soft_node_limit_reached(s))
             break;
         update_progress(t, &progress, previous_best, depth > 1 ? previous_score - score : 0);
         previous_best = t->best_move;

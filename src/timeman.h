@@ -19,7 +19,8 @@ typedef struct {
     int moves_to_go;
     int64_t move_time;
     int depth;
-    uint64_t nodes;
+    uint64_t nodes;      /* hard: the search stops at this count, mid-iteration */
+    uint64_t soft_nodes; /* soft: no new iteration starts once this many are searched */
     int mate;          /* mate in N moves: stop when found */
     bool infinite, ponder;
     Move search_moves[MAX_MOVES];

@@ -1,16 +1,29 @@
 /* test_datagen.c — the training-data record and `bachess datagen`: the
  * 32-byte record round trip, the same data for a seed whatever the number
- * of workers, and the filters on what is kept. */
+ * of workers, the filters on what is kept, adjudication, openings from EPD
+ * and PGN files, appending, the --help text, stopping a run by a signal or
+ * by the parent's death, and the soft node limit of its searches. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "engine.h"
 #include "movegen.h"
+#include "notation.h"
 #include "score.h"
 #include "support.h"
+#include "tt.h"
 #include "tools/datagen.h"
 #include "tools/packed_position.h"
 
@@ -154,4 +167,525 @@ Test(datagen, kept_positions_are_quiet_and_labelled)
     cr_assert_gt(records, 50);
     free(b);
     free(data);
+}
+
+/* ---- helpers for the tests below ----------------------------------------------- */
+
+/* A fresh temporary path (the file exists, empty). */
+static void temp_path(char *path, size_t size, const char *suffix)
+{
+    snprintf(path, size, "/tmp/bachess-datagen-XXXXXX%s", suffix);
+    int fd = mkstemps(path, (int)strlen(suffix));
+    cr_assert(fd >= 0, "mkstemps: %s", strerror(errno));
+    close(fd);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The whole file; its size in *size. */
+static unsigned char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    fseek(f, 0, SEEK_END);
+    *size = (size_t)ftell(f);
+    rewind(f);
+    unsigned char *data = malloc(*size + 1);
+    cr_assert_eq(fread(data, 1, *size, f), *size);
+    fclose(f);
+    return data;
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* datagen_command with standard error caught in `err` (NUL-terminated). */
+static int datagen_catching_stderr(int argc, char **argv, char *err, size_t err_size)
+{
+    char path[64];
+    temp_path(path, sizeof path, "");
+    fflush(stderr);
+    int saved = dup(2), fd = open(path, O_WRONLY | O_TRUNC);
+    dup2(fd, 2);
+    close(fd);
+    int status = datagen_command(argc, argv);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    size_t size;
+    char *text = (char *)read_file(path, &size);
+    snprintf(err, err_size, "%.*s", (int)size, text);
+    free(text);
+    unlink(path);
+    return status;
+}
+
+static UnpackedPosition record(const unsigned char *data, int i)
+{
+    UnpackedPosition u;
+    packed_position_read((const PackedPosition *)(data + (size_t)i * PACKED_POSITION_SIZE), &u);
+    return u;
+}
+
+/* Black without queen and rooks while White has all sixteen pieces: the
+ * unbalanced opening below, not a game from the start position (it would
+ * take black giving away 23 points of material for nothing). */
+static bool from_unbalanced_opening(const UnpackedPosition *u)
+{
+    int white = 0, black_heavy = 0;
+    for (int i = 0; i < popcount(u->occupied); i++) {
+        white += u->pieces[i] < 6;
+        black_heavy += u->pieces[i] == 9 || u->pieces[i] == 10; /* black rook, queen */
+    }
+    return white == 16 && black_heavy == 0;
+}
+
+/* Does the record hold the position of `fen` (pieces and side to move)? */
+static bool record_is(const UnpackedPosition *u, const char *fen)
+{
+    Board *b = board_from_fen(fen);
+    bool same = u->occupied == board_occupied(b) && u->side == b->side;
+    int n = 0;
+    for (Bitboard rest = board_occupied(b); same && rest; n++)
+        same = u->pieces[n] == board_piece_on(b, pop_lsb(&rest));
+    free(b);
+    return same;
+}
+
+/* ---- what is kept ----------------------------------------------------------------- */
+
+static bool keeps(const char *fen, const char *move, int score)
+{
+    Board *b = board_from_fen(fen);
+    Move m = move_from_coordinate(b, move);
+    cr_assert_neq(m, MOVE_NONE, "%s in %s", move, fen);
+    bool kept = datagen_keeps_position(b, m, score);
+    free(b);
+    return kept;
+}
+
+/* The records do not store the move, so the filter is asked directly. */
+Test(datagen, captures_promotions_checks_and_mates_are_not_kept)
+{
+    const char *pawns = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
+    cr_assert(keeps(pawns, "e4e5", 35), "a quiet move was dropped");
+    cr_assert_not(keeps(pawns, "e4d5", 35), "a capture was kept");
+    cr_assert_not(keeps("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 0), "an en-passant capture was kept");
+    cr_assert_not(keeps("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", 900), "a promotion was kept");
+    cr_assert_not(keeps("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n", 300), "an under-promotion was kept");
+    cr_assert_not(keeps("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "e1f1", -500), "a position in check was kept");
+    cr_assert_not(keeps(pawns, "e4e5", mate_in(5)), "a mate score was kept");
+    cr_assert_not(keeps(pawns, "e4e5", mated_in(6)), "a mated score was kept");
+}
+
+/* ---- adjudication --------------------------------------------------------------- */
+
+/* Feeds White-view scores from `first_ply` on; the ply of the verdict's
+ * score (its index in `scores`) and the verdict, or -1 and -1. */
+static int adjudicate_all(const int *scores, int count, int first_ply, int *verdict)
+{
+    const AdjudicationRules rules = { .win_cp = 1000, .win_plies = 6, .draw_cp = 10, .draw_plies = 12,
+                                      .draw_after_ply = 80 };
+    Adjudicator a = { 0, 0, 0 };
+    for (int i = 0; i < count; i++)
+        if ((*verdict = datagen_adjudicate(&a, &rules, scores[i], first_ply + i)) >= 0)
+            return i;
+    return -1;
+}
+
+Test(datagen, adjudication_of_wins_and_draws)
+{
+    int verdict, s[40];
+    for (int i = 0; i < 6; i++)
+        s[i] = 1000 + 50 * i;
+    cr_assert_eq(adjudicate_all(s, 6, 30, &verdict), 5, "six plies at +1000 or more are a White win");
+    cr_assert_eq(verdict, 2);
+    for (int i = 0; i < 6; i++)
+        s[i] = -s[i];
+    cr_assert_eq(adjudicate_all(s, 6, 30, &verdict), 5);
+    cr_assert_eq(verdict, 0, "six plies at -1000 or less are a Black win");
+    int broken[] = { 1200, 1200, 1200, 1200, 1200, 999, 1200, 1200, 1200, 1200, 1200 };
+    cr_assert_eq(adjudicate_all(broken, 11, 30, &verdict), -1, "the run starts again after a ply below the bound");
+    int swinging[] = { 1500, -1500, 1500, -1500, 1500, -1500, 1500, -1500 };
+    cr_assert_eq(adjudicate_all(swinging, 8, 30, &verdict), -1, "a win run belongs to one side");
+
+    for (int i = 0; i < 40; i++)
+        s[i] = i % 2 ? 10 : -10;
+    cr_assert_eq(adjudicate_all(s, 12, 90, &verdict), 11, "twelve plies within 10 cp after ply 80 are a draw");
+    cr_assert_eq(verdict, 1);
+    cr_assert_eq(adjudicate_all(s, 12, 40, &verdict), -1, "no draw before ply 80");
+    cr_assert_eq(adjudicate_all(s, 40, 60, &verdict), 20, "the draw comes at ply 80");
+    s[5] = 11;
+    cr_assert_eq(adjudicate_all(s, 18, 90, &verdict), 17, "a score past 10 cp starts the count again");
+}
+
+/* ---- runs into files ----------------------------------------------------------- */
+
+/* datagen into `path` with the common settings of these tests and `extra`
+ * arguments (NULL-terminated); the exit status. */
+static int run_datagen(const char *path, const char *const *extra)
+{
+    char *argv[32] = { "--out", (char *)path, "--nodes", "300", "--opening-max-cp", "2000" };
+    int argc = 6;
+    while (*extra && argc < 32)
+        argv[argc++] = (char *)*extra++;
+    return datagen_command(argc, argv);
+}
+
+/* The file is opened for appending: a second run adds its records after
+ * the first's, which stay as they were. */
+Test(datagen, a_second_run_appends)
+{
+    char path[64];
+    temp_path(path, sizeof path, "");
+    const char *const args[] = { "--games", "3", "--seed", "21", NULL };
+    cr_assert_eq(run_datagen(path, args), 0);
+    size_t first_size, both_size;
+    unsigned char *first = read_file(path, &first_size);
+    cr_assert_gt(first_size, 0);
+    cr_assert_eq(run_datagen(path, args), 0);
+    unsigned char *both = read_file(path, &both_size);
+    unlink(path);
+    cr_assert_eq(both_size, 2 * first_size, "%zu bytes after two runs of %zu", both_size, first_size);
+    cr_assert(memcmp(both, first, first_size) == 0, "the first run's records changed");
+    cr_assert(memcmp(both + first_size, first, first_size) == 0, "the same seed appended other data");
+    free(first), free(both);
+}
+
+/* An opening the short search scores beyond --opening-max-cp is drawn
+ * again: Black without queen and rooks is beyond 1000 cp. With the bound
+ * lifted the same seed does play from it, which shows the test has teeth. */
+Test(datagen, an_unbalanced_opening_is_drawn_again)
+{
+    char openings[64], out[64];
+    temp_path(openings, sizeof openings, ".epd");
+    write_text(openings, "# openings, the lines that are no position passed over\n"
+                         "1nb1kbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - c0 \"no queen, no rooks\";\n"
+                         "\n"
+                         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c0 \"start\";\n");
+    int unbalanced[2] = { 0, 0 }, records[2] = { 0, 0 };
+    const char *bounds[2] = { "1000", "100000" };
+    for (int run = 0; run < 2; run++) {
+        temp_path(out, sizeof out, "");
+        char *argv[] = { "--out", out, "--nodes", "300", "--games", "6", "--seed", "4", "--random-plies", "2",
+                         "--openings", openings, "--opening-max-cp", (char *)bounds[run] };
+        cr_assert_eq(datagen_command(sizeof argv / sizeof *argv, argv), 0);
+        size_t size;
+        unsigned char *data = read_file(out, &size);
+        unlink(out);
+        records[run] = (int)(size / PACKED_POSITION_SIZE);
+        for (int i = 0; i < records[run]; i++) {
+            UnpackedPosition u = record(data, i);
+            unbalanced[run] += from_unbalanced_opening(&u);
+        }
+        free(data);
+    }
+    unlink(openings);
+    cr_assert_gt(records[0], 0);
+    cr_assert_eq(unbalanced[0], 0, "%d of %d records come from the unbalanced opening", unbalanced[0], records[0]);
+    cr_assert_gt(unbalanced[1], 0, "with the bound lifted no game started from the unbalanced opening: "
+                                   "the test proves nothing");
+}
+
+/* ---- openings from PGN ----------------------------------------------------------- */
+
+static const char *const PGN_OPENINGS =
+    "[Event \"Ruy Lopez\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n"
+    "[Event \"Queen's Gambit Declined\"]\n[Result \"*\"]\n\n1. d4 d5 2. c4 e6 *\n";
+static const char *const PGN_POSITIONS[] = {
+    "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4",
+    "rnbqkbnr/ppp2ppp/4p3/3p4/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3",
+};
+
+/* Each game of a PGN file is an opening: the position after its moves,
+ * with its move number (so no record comes before ply 4), and the first
+ * quiet position of a game without random plies is the opening itself.
+ * The file is known as PGN by its name or by a first tag. */
+Test(datagen, openings_from_a_pgn_file)
+{
+    const char *suffixes[] = { ".pgn", ".txt" };
+    for (int k = 0; k < 2; k++) {
+        char openings[64], out[64];
+        temp_path(openings, sizeof openings, suffixes[k]);
+        temp_path(out, sizeof out, "");
+        write_text(openings, PGN_OPENINGS);
+        const char *const args[] = { "--games", "4", "--seed", "8", "--random-plies", "0", "--openings", openings,
+                                     NULL };
+        cr_assert_eq(run_datagen(out, args), 0, "%s openings refused", suffixes[k]);
+        size_t size;
+        unsigned char *data = read_file(out, &size);
+        unlink(out), unlink(openings);
+        int records = (int)(size / PACKED_POSITION_SIZE), seen[2] = { 0, 0 };
+        cr_assert_gt(records, 0);
+        for (int i = 0; i < records; i++) {
+            UnpackedPosition u = record(data, i);
+            cr_assert_geq(u.ply, 4, "record %d at ply %d: not from a PGN opening", i, u.ply);
+            for (int p = 0; p < 2; p++)
+                seen[p] += record_is(&u, PGN_POSITIONS[p]) && u.ply == (p == 0 ? 6 : 4);
+        }
+        cr_assert_gt(seen[0] + seen[1], 0, "no record is an opening's position (%s)", suffixes[k]);
+        free(data);
+    }
+}
+
+/* A PGN file with a game that cannot be read is refused, saying where. */
+Test(datagen, a_bad_pgn_is_refused)
+{
+    char openings[64], err[2048];
+    temp_path(openings, sizeof openings, ".pgn");
+    write_text(openings, "[Event \"fine\"]\n\n1. e4 e5 *\n\n[Event \"broken\"]\n\n1. e4 e5 2. Ke3 *\n");
+    char *argv[] = { "--out", "/dev/null", "--games", "1", "--openings", openings };
+    int status = datagen_catching_stderr(sizeof argv / sizeof *argv, argv, err, sizeof err);
+    unlink(openings);
+    cr_assert_eq(status, 2, "a PGN with an illegal move was taken");
+    cr_assert(strstr(err, openings) && strstr(err, "game 2"), "the message does not say where: %s", err);
+    write_text(openings, "");
+    status = datagen_catching_stderr(sizeof argv / sizeof *argv, argv, err, sizeof err);
+    unlink(openings);
+    cr_assert_eq(status, 2, "a PGN without games was taken");
+    cr_assert(strstr(err, "no usable position"), "%s", err);
+}
+
+/* ---- --help ------------------------------------------------------------------------ */
+
+/* The text of `datagen --help`, from a child (it exits). */
+static char *help_text(void)
+{
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        char *argv[] = { "--help" };
+        _exit(datagen_command(1, argv) == 0 ? 9 : 8); /* --help exits by itself, with 0 */
+    }
+    close(fds[1]);
+    size_t size = 0, capacity = 1 << 16;
+    char *text = malloc(capacity);
+    ssize_t n;
+    while ((n = read(fds[0], text + size, capacity - 1 - size)) > 0)
+        size += (size_t)n;
+    text[size] = '\0';
+    close(fds[0]);
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "datagen --help did not exit with 0");
+    return text;
+}
+
+static bool is_listed(const char *flag)
+{
+    for (int i = 0; DATAGEN_FLAGS[i]; i++)
+        if (strcmp(flag, DATAGEN_FLAGS[i]) == 0)
+            return true;
+    return false;
+}
+
+/* --help names every flag the parser takes, and no other; each one is
+ * known to the parser (given no value, it asks for one). */
+Test(datagen, help_lists_every_flag)
+{
+    char *help = help_text();
+    for (int i = 0; DATAGEN_FLAGS[i]; i++) {
+        char word[64];
+        snprintf(word, sizeof word, " %s ", DATAGEN_FLAGS[i]);
+        char *at = strstr(help, word);
+        if (!at) {
+            snprintf(word, sizeof word, " %s\n", DATAGEN_FLAGS[i]);
+            at = strstr(help, word);
+        }
+        cr_assert_not_null(at, "--help does not list %s:\n%s", DATAGEN_FLAGS[i], help);
+        if (strcmp(DATAGEN_FLAGS[i], "--help") == 0)
+            continue;
+        char err[1024], *argv[] = { (char *)DATAGEN_FLAGS[i] };
+        cr_assert_eq(datagen_catching_stderr(1, argv, err, sizeof err), 2);
+        cr_assert(strstr(err, "needs"), "%s alone: %s", DATAGEN_FLAGS[i], err);
+    }
+    for (char *p = strstr(help, "--"); p; p = strstr(p + 2, "--")) {
+        char flag[64];
+        int length = 2;
+        while (p[length] == '-' || (p[length] >= 'a' && p[length] <= 'z'))
+            length++;
+        snprintf(flag, sizeof flag, "%.*s", length, p);
+        cr_assert(is_listed(flag), "--help lists %s, which the parser does not take", flag);
+    }
+    free(help);
+}
+
+/* ---- stopping ---------------------------------------------------------------------- */
+
+static int64_t now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Starts a datagen run until stopped at `nodes` a move, in a child process
+ * that leads its own process group (so that the test can clean everything
+ * up if the run does not stop), and waits until `records` records are in
+ * the file, or with `records` 0 for `ms` milliseconds. */
+static pid_t start_run(const char *path, const char *nodes, int records, int ms)
+{
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        char *argv[] = { "--out", (char *)path, "--nodes", (char *)nodes, "--threads", "2", "--seed", "9" };
+        _exit(datagen_command(sizeof argv / sizeof *argv, argv));
+    }
+    setpgid(pid, pid);
+    if (records == 0) {
+        usleep((useconds_t)ms * 1000);
+        return pid;
+    }
+    int64_t deadline = now_ms() + 30000;
+    while (file_size(path) < (long)records * PACKED_POSITION_SIZE && now_ms() < deadline)
+        usleep(20000);
+    if (file_size(path) < (long)records * PACKED_POSITION_SIZE) {
+        kill(-pid, SIGKILL);
+        cr_assert_fail("no %d records after 30 s", records);
+    }
+    return pid;
+}
+
+/* Waits up to `ms` for `pid` (-1: any child); false if it is still running. */
+static bool reaped_within(pid_t pid, int64_t ms, int *status)
+{
+    int64_t deadline = now_ms() + ms;
+    do {
+        pid_t r = waitpid(pid, status, WNOHANG);
+        if (r == pid || (pid == -1 && r > 0) || (r < 0 && errno == ECHILD))
+            return true;
+        usleep(10000);
+    } while (now_ms() < deadline);
+    return false;
+}
+
+/* A supervisor signals the parent alone: it passes the stop on, the run
+ * ends within a few seconds with status 0, and the file holds whole
+ * records. Before, the parent set a flag nothing read and the workers
+ * played on. */
+Test(datagen, sigterm_to_the_parent_alone_stops_the_run)
+{
+    char path[64];
+    temp_path(path, sizeof path, "");
+    pid_t pid = start_run(path, "300", 100, 0);
+    cr_assert_eq(kill(pid, SIGTERM), 0);
+    int status = 0;
+    bool ended = reaped_within(pid, 5000, &status);
+    if (!ended)
+        kill(-pid, SIGKILL);
+    long size = file_size(path);
+    unlink(path);
+    cr_assert(ended, "datagen runs on 5 s after SIGTERM");
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "datagen ended with status %#x", status);
+    cr_assert_eq(size % PACKED_POSITION_SIZE, 0, "%ld bytes: a record cut short", size);
+    cr_assert_geq(size, 100 * PACKED_POSITION_SIZE);
+}
+
+#ifdef __linux__
+/* The parent killed outright can pass nothing on: its workers see it gone
+ * and stop after the move under way, exiting normally. Before, they played
+ * their game to the end and died of SIGPIPE writing it, so the moves here
+ * are long (a game takes some 80 of them). The test process adopts the
+ * orphans (a subreaper) to see them end. */
+Test(datagen, workers_stop_when_the_parent_dies)
+{
+    cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+    char path[64];
+    temp_path(path, sizeof path, "");
+    pid_t pid = start_run(path, "100000", 0, 1000);
+    cr_assert_eq(kill(pid, SIGKILL), 0);
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    int64_t killed = now_ms();
+    bool all_ended = true, all_normal = true;
+    for (int worker = 0; worker < 2 && all_ended; worker++) {
+        status = 0;
+        all_ended = reaped_within(-1, 5000, &status);
+        all_normal = all_normal && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+    if (!all_ended)
+        kill(-pid, SIGKILL);
+    unlink(path);
+    cr_assert(all_ended, "the workers play on 5 s after their parent died");
+    cr_assert(all_normal, "a worker did not exit normally: status %#x", status);
+    cr_assert_eq(waitpid(-1, &status, WNOHANG), -1, "a worker is left");
+    cr_log_info("the workers ended %lld ms after their parent", (long long)(now_ms() - killed));
+}
+#endif
+
+/* ---- the soft node limit of datagen's searches ----------------------------------- */
+
+typedef struct {
+    uint64_t nodes_at[MAX_PLY]; /* total nodes when each iteration ended */
+    int depth;                  /* the last whole iteration reported */
+    Move best;
+    uint64_t nodes;
+} Iterations;
+
+static void keep_iteration(const SearchInfo *info, void *context)
+{
+    Iterations *it = context;
+    if (info->bound == BOUND_EXACT && info->multipv == 1 && info->depth < MAX_PLY) {
+        it->nodes_at[info->depth] = info->nodes;
+        it->depth = info->depth;
+        it->nodes = info->nodes;
+    }
+}
+
+static void keep_iteration_best(Move best, Move ponder, void *context)
+{
+    (void)ponder;
+    ((Iterations *)context)->best = best;
+}
+
+static Iterations search_from(const char *fen, uint64_t soft_nodes, int depth)
+{
+    char error[128];
+    cr_assert(engine_set_position(fen, NULL, 0, error, sizeof error), "%s", error);
+    engine_new_game();
+    SearchLimits limits;
+    timeman_init_limits(&limits);
+    limits.soft_nodes = soft_nodes;
+    limits.nodes = 100 * soft_nodes; /* a safety net: never reached with the soft limit working */
+    limits.depth = depth;
+    Iterations it = { .depth = 0, .best = MOVE_NONE };
+    engine_go(&limits, (SearchReport){ keep_iteration, keep_iteration_best, &it });
+    engine_wait();
+    return it;
+}
+
+/* A soft limit of N ends the search with the first iteration that reaches
+ * N: the one before stayed below it, and the move is the one a search to
+ * that depth plays, with the same count (the same tree). */
+Test(datagen, soft_node_limit_ends_with_a_whole_iteration)
+{
+    const char *fens[] = { START_FEN, "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4",
+                           "8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 b - - 0 40" };
+    const uint64_t limits[] = { 5000, 20000, 3000 };
+    for (int i = 0; i < 3; i++) {
+        Iterations soft = search_from(fens[i], limits[i], 0);
+        int d = soft.depth;
+        cr_assert_geq(d, 2, "%s", fens[i]);
+        cr_assert_geq(soft.nodes, limits[i], "%s: stopped at %llu nodes, depth %d", fens[i],
+                      (unsigned long long)soft.nodes, d);
+        cr_assert_lt(soft.nodes_at[d - 1], limits[i], "%s: depth %d had already reached the limit", fens[i], d - 1);
+        Iterations fixed = search_from(fens[i], 0, d);
+        cr_assert_eq(fixed.depth, d);
+        cr_assert_eq(soft.best, fixed.best, "%s: another move than the depth-%d search's", fens[i], d);
+        cr_assert_eq(soft.nodes, fixed.nodes, "%s: another tree than the depth-%d search's", fens[i], d);
+    }
 }

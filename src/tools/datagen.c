@@ -6,10 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "engine.h"
+#include "games/pgn.h"
 #include "movegen.h"
 #include "options.h"
 #include "score.h"
@@ -24,17 +29,19 @@ enum {
     MAX_GAME_PLIES = 400,
     MAX_OPENING_TRIES = 100,
     MAX_OPENINGS = 1000000,
-    MAX_ENGINE_OPTIONS = 16
+    MAX_ENGINE_OPTIONS = 16,
+    /* The hard node limit of a move's search, in soft limits: a safety net
+     * against an iteration that explodes, never reached in normal play. */
+    HARD_NODES_PER_SOFT = 10
 };
 
 typedef struct {
     long games;           /* 0: until stopped */
-    int nodes;            /* per move */
+    int nodes;            /* per move: the soft limit */
     int random_plies;
     int opening_nodes;    /* the check of an opening's score */
     int opening_max_cp;
-    int win_cp, win_plies;
-    int draw_cp, draw_plies, draw_after_ply;
+    AdjudicationRules adjudication;
     int workers;
     uint64_t seed;
     const char *out_path, *openings_path;
@@ -46,21 +53,25 @@ static void defaults(DatagenOptions *o)
 {
     *o = (DatagenOptions){
         .games = 0, .nodes = 5000, .random_plies = 8, .opening_nodes = 5000, .opening_max_cp = 1000,
-        .win_cp = 1000, .win_plies = 6, .draw_cp = 10, .draw_plies = 12, .draw_after_ply = 80,
+        .adjudication = { .win_cp = 1000, .win_plies = 6, .draw_cp = 10, .draw_plies = 12, .draw_after_ply = 80 },
         .workers = 1, .seed = 1, .out_path = NULL, .openings_path = NULL,
     };
 }
 
-static void usage(FILE *out)
+void datagen_usage(FILE *out)
 {
     fputs("usage: bachess datagen --out FILE [options]\n"
           "  self-play games for NNUE training data: 32-byte records appended to FILE\n"
-          "  (format: docs/datagen.md). Ctrl-C stops after the games under way, losing nothing written.\n"
+          "  (format: docs/datagen.md). SIGINT (Ctrl-C) or SIGTERM stops the workers after the move\n"
+          "  under way; the games finished before the first unfinished one are written, whole.\n"
           "  --out FILE            output file, appended to (required)\n"
           "  --games N             games to play (default 0: until stopped)\n"
-          "  --nodes N             nodes per move (default 5000)\n"
+          "  --nodes N             soft node limit a move (default 5000): no new iteration of the\n"
+          "                        search starts past it; 10 times it is a hard limit\n"
           "  --random-plies N      random legal plies after the opening position (default 8)\n"
-          "  --openings FILE       EPD/FEN lines to start from (default: the start position)\n"
+          "  --openings FILE       openings to start from (default: the start position): EPD/FEN\n"
+          "                        lines, or PGN (a .pgn name, or text starting with a tag), each\n"
+          "                        game's position after its moves\n"
           "  --opening-max-cp N    redraw an opening whose score is beyond N cp (default 1000)\n"
           "  --win-cp N --win-plies N    adjudicate a win when |score| >= N for that many plies (1000, 6)\n"
           "  --draw-cp N --draw-plies N --draw-after N\n"
@@ -74,45 +85,77 @@ static void usage(FILE *out)
 
 /* ---- arguments ------------------------------------------------------------- */
 
+/* Every flag the parser takes; --help must list them all (a test checks). */
+const char *const DATAGEN_FLAGS[] = {
+    "--out", "--openings", "--option", "--games", "--nodes", "--random-plies", "--opening-max-cp", "--win-cp",
+    "--win-plies", "--draw-cp", "--draw-plies", "--draw-after", "--threads", "--seed", "--help", NULL,
+};
+
+static bool is_flag(const char *a)
+{
+    for (int i = 0; DATAGEN_FLAGS[i]; i++)
+        if (strcmp(a, DATAGEN_FLAGS[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool takes_text(const char *a)
+{
+    return strcmp(a, "--out") == 0 || strcmp(a, "--openings") == 0 || strcmp(a, "--option") == 0;
+}
+
+/* One flag and its value, both checked. */
+static bool apply_flag(DatagenOptions *o, const char *a, const char *v, int64_t n)
+{
+    AdjudicationRules *adj = &o->adjudication;
+    if (strcmp(a, "--out") == 0) o->out_path = v;
+    else if (strcmp(a, "--openings") == 0) o->openings_path = v;
+    else if (strcmp(a, "--option") == 0) {
+        if (o->engine_option_count == MAX_ENGINE_OPTIONS) {
+            fprintf(stderr, "datagen: at most %d --option\n", MAX_ENGINE_OPTIONS);
+            return false;
+        }
+        o->engine_options[o->engine_option_count++] = v;
+    }
+    else if (strcmp(a, "--games") == 0) o->games = (long)n;
+    else if (strcmp(a, "--nodes") == 0) o->nodes = (int)n;
+    else if (strcmp(a, "--random-plies") == 0) o->random_plies = (int)n;
+    else if (strcmp(a, "--opening-max-cp") == 0) o->opening_max_cp = (int)n;
+    else if (strcmp(a, "--win-cp") == 0) adj->win_cp = (int)n;
+    else if (strcmp(a, "--win-plies") == 0) adj->win_plies = (int)n;
+    else if (strcmp(a, "--draw-cp") == 0) adj->draw_cp = (int)n;
+    else if (strcmp(a, "--draw-plies") == 0) adj->draw_plies = (int)n;
+    else if (strcmp(a, "--draw-after") == 0) adj->draw_after_ply = (int)n;
+    else if (strcmp(a, "--threads") == 0) o->workers = (int)n;
+    else if (strcmp(a, "--seed") == 0) o->seed = (uint64_t)n;
+    else {
+        fprintf(stderr, "datagen: %s is listed but not handled\n", a);
+        return false;
+    }
+    return true;
+}
+
 static bool parse_options(int argc, char **argv, DatagenOptions *o)
 {
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int64_t n = 0;
-        bool takes_number = strcmp(a, "--out") != 0 && strcmp(a, "--openings") != 0 && strcmp(a, "--option") != 0;
-        if (strcmp(a, "--help") == 0)
-            return usage(stdout), exit(0), false;
-        if (!v || (takes_number && (!parse_int64(v, &n) || n < 0 || n > 1000000000LL))) {
-            fprintf(stderr, "datagen: %s needs %s\n", a, takes_number ? "a number from 0 to 1000000000" : "a value");
-            return false;
-        }
-        i++;
-        if (strcmp(a, "--out") == 0) o->out_path = v;
-        else if (strcmp(a, "--openings") == 0) o->openings_path = v;
-        else if (strcmp(a, "--option") == 0) {
-            if (o->engine_option_count == MAX_ENGINE_OPTIONS) {
-                fprintf(stderr, "datagen: at most %d --option\n", MAX_ENGINE_OPTIONS);
-                return false;
-            }
-            o->engine_options[o->engine_option_count++] = v;
-        }
-        else if (strcmp(a, "--games") == 0) o->games = (long)n;
-        else if (strcmp(a, "--nodes") == 0) o->nodes = (int)n;
-        else if (strcmp(a, "--random-plies") == 0) o->random_plies = (int)n;
-        else if (strcmp(a, "--opening-max-cp") == 0) o->opening_max_cp = (int)n;
-        else if (strcmp(a, "--win-cp") == 0) o->win_cp = (int)n;
-        else if (strcmp(a, "--win-plies") == 0) o->win_plies = (int)n;
-        else if (strcmp(a, "--draw-cp") == 0) o->draw_cp = (int)n;
-        else if (strcmp(a, "--draw-plies") == 0) o->draw_plies = (int)n;
-        else if (strcmp(a, "--draw-after") == 0) o->draw_after_ply = (int)n;
-        else if (strcmp(a, "--threads") == 0) o->workers = (int)n;
-        else if (strcmp(a, "--seed") == 0) o->seed = (uint64_t)n;
-        else {
+        if (!is_flag(a)) {
             fprintf(stderr, "datagen: unknown option %s\n", a);
             return false;
         }
+        if (strcmp(a, "--help") == 0)
+            return datagen_usage(stdout), exit(0), false;
+        bool number = !takes_text(a);
+        if (!v || (number && (!parse_int64(v, &n) || n < 0 || n > 1000000000LL))) {
+            fprintf(stderr, "datagen: %s needs %s\n", a, number ? "a number from 0 to 1000000000" : "a value");
+            return false;
+        }
+        i++;
+        if (!apply_flag(o, a, v, n))
+            return false;
     }
-    if (!o->out_path || o->nodes < 1 || o->workers < 1 || o->workers > MAX_WORKERS || o->win_plies < 1) {
+    if (!o->out_path || o->nodes < 1 || o->workers < 1 || o->workers > MAX_WORKERS || o->adjudication.win_plies < 1) {
         fprintf(stderr, "datagen: --out is required; --nodes, --threads (1..%d) and --win-plies must be positive\n",
                 MAX_WORKERS);
         return false;
@@ -120,15 +163,88 @@ static bool parse_options(int argc, char **argv, DatagenOptions *o)
     return true;
 }
 
-/* ---- randomness and openings ----------------------------------------------- */
-
+/* ---- openings ---------------------------------------------------------------- */
 
 typedef struct {
     char **fens;
     int count;
 } Openings;
 
-/* EPD or FEN lines: the first four fields are the position. */
+static bool add_opening(Openings *o, const char *fen)
+{
+    o->fens[o->count] = strdup(fen);
+    return o->fens[o->count++] != NULL;
+}
+
+/* EPD or FEN lines: the first four fields are the position; a line that is
+ * not one is passed over. */
+static bool load_epd_openings(FILE *in, Openings *o)
+{
+    char *line; /* read_line's own buffer, reused from line to line: not ours to free */
+    Board *check = malloc(sizeof *check);
+    bool ok = check != NULL;
+    while (ok && o->count < MAX_OPENINGS && (line = read_line(in)) != NULL) {
+        char fields[4][100];
+        char fen[512], error[128];
+        if (sscanf(line, "%99s %99s %99s %99s", fields[0], fields[1], fields[2], fields[3]) == 4) {
+            snprintf(fen, sizeof fen, "%s %s %s %s 0 1", fields[0], fields[1], fields[2], fields[3]);
+            if (board_set_fen(check, fen, error, sizeof error))
+                ok = add_opening(o, fen);
+        }
+    }
+    free(check);
+    return ok;
+}
+
+/* The position after each game's main line (move counters included). The
+ * PGN reader has checked every move; a game it cannot read refuses the file,
+ * since the openings would not be what the user chose. */
+static bool load_pgn_openings(const char *path, Openings *o)
+{
+    char error[256];
+    PgnReader *r = pgn_open(path, error, sizeof error);
+    if (!r) {
+        fprintf(stderr, "datagen: %s\n", error);
+        return false;
+    }
+    Board *b = malloc(sizeof *b);
+    bool ok = b != NULL;
+    const PgnGame *g;
+    PgnError bad;
+    PgnStatus status;
+    while (ok && o->count < MAX_OPENINGS && (status = pgn_next(r, &g, &bad)) != PGN_END) {
+        if (status == PGN_BAD_GAME) {
+            fprintf(stderr, "datagen: %s: game %d, line %d: %s\n", path, bad.game, bad.line, bad.message);
+            ok = false;
+        } else if (!board_set_fen(b, g->fen, error, sizeof error)) {
+            fprintf(stderr, "datagen: %s: game %d, line %d: %s\n", path, g->number, g->line, error);
+            ok = false;
+        } else {
+            for (int i = 0; i < g->move_count; i++)
+                board_make_move(b, g->moves[i]);
+            char fen[128];
+            board_get_fen(b, fen, sizeof fen);
+            ok = add_opening(o, fen);
+        }
+    }
+    free(b);
+    pgn_close(r);
+    return ok;
+}
+
+/* PGN by its name (.pgn) or by its text: the first thing in it is a tag. */
+static bool is_pgn(const char *path, FILE *in)
+{
+    size_t length = strlen(path);
+    if (length >= 4 && strcasecmp(path + length - 4, ".pgn") == 0)
+        return true;
+    int c;
+    while ((c = fgetc(in)) != EOF && (c == ' ' || c == '\t' || c == '\r' || c == '\n'))
+        ;
+    rewind(in);
+    return c == '[';
+}
+
 static bool load_openings(const char *path, Openings *o)
 {
     FILE *in = fopen(path, "r");
@@ -137,23 +253,19 @@ static bool load_openings(const char *path, Openings *o)
         return false;
     }
     o->fens = calloc(MAX_OPENINGS, sizeof *o->fens);
-    char *line;
-    Board *check = malloc(sizeof *check);
-    while (o->fens && check && o->count < MAX_OPENINGS && (line = read_line(in)) != NULL) {
-        char fields[4][100];
-        char fen[512], error[128];
-        if (sscanf(line, "%99s %99s %99s %99s", fields[0], fields[1], fields[2], fields[3]) == 4) {
-            snprintf(fen, sizeof fen, "%s %s %s %s 0 1", fields[0], fields[1], fields[2], fields[3]);
-            if (board_set_fen(check, fen, error, sizeof error))
-                o->fens[o->count++] = strdup(fen);
-        }
-        free(line);
-    }
-    free(check);
+    bool pgn = is_pgn(path, in);
+    bool ok = o->fens && (pgn ? load_pgn_openings(path, o) : load_epd_openings(in, o));
     fclose(in);
-    if (o->count == 0)
+    if (ok && o->count == 0)
         fprintf(stderr, "datagen: no usable position in %s\n", path);
-    return o->count > 0;
+    return ok && o->count > 0;
+}
+
+static void free_openings(Openings *o)
+{
+    for (int i = 0; i < o->count; i++)
+        free(o->fens[i]);
+    free(o->fens);
 }
 
 /* ---- one search ---------------------------------------------------------------- */
@@ -175,15 +287,73 @@ static void keep_best(Move best, Move ponder, void *context)
     ((Verdict *)context)->best = best;
 }
 
-static Verdict search_nodes(int nodes)
+/* A search to `soft` nodes (0: none; the last iteration is whole) or `hard`
+ * ones (cut wherever the count falls). */
+static Verdict search_nodes(uint64_t soft, uint64_t hard)
 {
     Verdict v = { 0, MOVE_NONE };
     SearchLimits limits;
     timeman_init_limits(&limits);
-    limits.nodes = (uint64_t)nodes;
+    limits.soft_nodes = soft;
+    limits.nodes = hard;
     engine_go(&limits, (SearchReport){ keep_score, keep_best, &v });
     engine_wait();
     return v;
+}
+
+/* ---- stopping ---------------------------------------------------------------- */
+
+/* A supervisor stops a run by signalling the parent alone, and a terminal's
+ * Ctrl-C reaches every process of the group: either way the parent passes
+ * the stop on to its workers, which also stop when the parent dies (killed
+ * outright, it cannot pass anything on). A worker abandons its game under
+ * way after the current move, so that the parent, which writes whole games,
+ * sees the pipe close and ends. */
+static volatile sig_atomic_t stop_requested;
+static pid_t parent_pid;
+static pid_t worker_pids[MAX_WORKERS];
+static volatile sig_atomic_t worker_count; /* of worker_pids, as they are started */
+
+static void forward_stop(void)
+{
+    for (int w = 0; w < worker_count; w++)
+        kill(worker_pids[w], SIGTERM);
+}
+
+static void request_stop(int signal_number)
+{
+    (void)signal_number;
+    int saved_errno = errno;
+    stop_requested = 1;
+    if (getpid() == parent_pid) /* a worker inherits the handler, not the role */
+        forward_stop();
+    errno = saved_errno;
+}
+
+static void catch_stop_signals(void)
+{
+    struct sigaction action = { .sa_handler = request_stop, .sa_flags = SA_RESTART };
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
+/* In a worker, once forked: a SIGTERM when the parent dies, and no death
+ * by SIGPIPE when the parent has stopped reading (the write fails instead,
+ * and the worker exits normally). */
+static void watch_parent(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+}
+
+/* getppid() also covers a parent that died before prctl, and systems
+ * without it. */
+static bool should_stop(void)
+{
+    return stop_requested || getppid() != parent_pid;
 }
 
 /* ---- one game ---------------------------------------------------------------- */
@@ -218,7 +388,7 @@ static bool start_game(const DatagenOptions *o, const Openings *openings, uint64
         if (!playable || game_status(engine_board()) != GAME_ONGOING)
             continue;
         engine_new_game();
-        Verdict v = search_nodes(o->opening_nodes);
+        Verdict v = search_nodes(0, (uint64_t)o->opening_nodes);
         if (v.best != MOVE_NONE && abs(v.score) <= o->opening_max_cp)
             return true;
     }
@@ -238,22 +408,23 @@ static int result_by_rules(const Board *b)
     }
 }
 
-/* Adjudication on the search scores (White's point of view) so far. */
-typedef struct {
-    int win_run, draw_run, last_sign;
-} Adjudicator;
-
-static int adjudicate(Adjudicator *a, const DatagenOptions *o, int white_score, int ply)
+int datagen_adjudicate(Adjudicator *a, const AdjudicationRules *rules, int white_score, int ply)
 {
-    int sign = white_score >= o->win_cp ? 1 : white_score <= -o->win_cp ? -1 : 0;
+    int sign = white_score >= rules->win_cp ? 1 : white_score <= -rules->win_cp ? -1 : 0;
     a->win_run = sign != 0 && sign == a->last_sign ? a->win_run + 1 : sign != 0;
     a->last_sign = sign;
-    if (a->win_run >= o->win_plies)
+    if (a->win_run >= rules->win_plies)
         return sign > 0 ? 2 : 0;
-    a->draw_run = abs(white_score) <= o->draw_cp ? a->draw_run + 1 : 0;
-    if (ply >= o->draw_after_ply && a->draw_run >= o->draw_plies)
+    a->draw_run = abs(white_score) <= rules->draw_cp ? a->draw_run + 1 : 0;
+    if (ply >= rules->draw_after_ply && a->draw_run >= rules->draw_plies)
         return 1;
     return -1;
+}
+
+bool datagen_keeps_position(const Board *b, Move best, int score)
+{
+    return !board_in_check(b) && !board_is_capture(b, best) && move_kind(best) != MOVE_PROMOTION
+        && !is_mate_score(score);
 }
 
 static void add_position(GameRecord *g, const PackedPosition *p)
@@ -267,49 +438,44 @@ static void add_position(GameRecord *g, const PackedPosition *p)
     g->positions[g->count++] = *p;
 }
 
+typedef enum { GAME_PLAYED, GAME_NO_OPENING, GAME_ABANDONED } GameOutcome;
+
 /* Plays game `index`; its quiet positions go to `g` with the result. */
-static bool play_game(const DatagenOptions *o, const Openings *openings, long index, GameRecord *g)
+static GameOutcome play_game(const DatagenOptions *o, const Openings *openings, long index, GameRecord *g)
 {
     uint64_t rng = o->seed * 0x2545F4914F6CDD1DULL ^ (uint64_t)index * 0x9E3779B97F4A7C15ULL;
     g->count = 0;
     if (!start_game(o, openings, &rng))
-        return false;
+        return GAME_NO_OPENING;
     engine_new_game();
     Adjudicator adj = { 0, 0, 0 };
     int result = -1;
     for (int plies = 0; plies < MAX_GAME_PLIES && result < 0; plies++) {
+        if (should_stop())
+            return GAME_ABANDONED;
         const Board *b = engine_board();
         if ((result = result_by_rules(b)) >= 0)
             break;
-        Verdict v = search_nodes(o->nodes);
+        Verdict v = search_nodes((uint64_t)o->nodes, (uint64_t)o->nodes * HARD_NODES_PER_SOFT);
         if (v.best == MOVE_NONE)
             break;
         int white_score = b->side == WHITE ? v.score : -v.score;
-        bool quiet = !board_in_check(b) && !board_is_capture(b, v.best) && move_kind(v.best) != MOVE_PROMOTION
-                  && !is_mate_score(v.score);
-        if (quiet) {
+        if (datagen_keeps_position(b, v.best, v.score)) {
             PackedPosition p;
             packed_position_write(&p, b, white_score, 1); /* the result is filled in at the end */
             add_position(g, &p);
         }
-        result = adjudicate(&adj, o, white_score, b->game_ply);
+        result = datagen_adjudicate(&adj, &o->adjudication, white_score, b->game_ply);
         engine_play_move(v.best);
     }
     if (result < 0)
         result = 1; /* the ply limit: a draw */
     for (int i = 0; i < g->count; i++)
         g->positions[i].bytes[26] = (uint8_t)result;
-    return true;
+    return GAME_PLAYED;
 }
 
 /* ---- workers and the writer ---------------------------------------------------- */
-
-static volatile sig_atomic_t stop_requested;
-static void request_stop(int signal_number)
-{
-    (void)signal_number;
-    stop_requested = 1;
-}
 
 /* A game as it travels from a worker: its index and record count, then the records. */
 typedef struct {
@@ -360,12 +526,16 @@ static bool set_engine_options(const DatagenOptions *o)
     return true;
 }
 
-/* Plays this worker's games (every workers-th) into fd. */
+/* Plays this worker's games (every workers-th) into fd, until stopped: a
+ * game abandoned is not sent, which ends the parent's file there. */
 static void run_worker(const DatagenOptions *o, const Openings *openings, int worker, int fd)
 {
     GameRecord g = { 0 };
-    for (long index = worker; !stop_requested && (o->games == 0 || index < o->games); index += o->workers) {
-        bool played = play_game(o, openings, index, &g);
+    for (long index = worker; !should_stop() && (o->games == 0 || index < o->games); index += o->workers) {
+        GameOutcome outcome = play_game(o, openings, index, &g);
+        if (outcome == GAME_ABANDONED)
+            break;
+        bool played = outcome == GAME_PLAYED;
         GameHeader h = { index, played ? g.count : 0, played };
         if (!write_all(fd, &h, sizeof h) || !write_all(fd, g.positions, sizeof *g.positions * (size_t)h.count))
             break;
@@ -426,30 +596,36 @@ int datagen_command(int argc, char **argv)
     DatagenOptions o;
     defaults(&o);
     if (!parse_options(argc, argv, &o)) {
-        usage(stderr);
+        datagen_usage(stderr);
         return 2;
     }
     if (!set_engine_options(&o))
         return 2;
     Openings openings = { NULL, 0 };
-    if (o.openings_path && !load_openings(o.openings_path, &openings))
+    if (o.openings_path && !load_openings(o.openings_path, &openings)) {
+        free_openings(&openings);
         return 2;
+    }
     FILE *out = fopen(o.out_path, "ab");
     if (!out) {
         fprintf(stderr, "datagen: cannot open %s: %s\n", o.out_path, strerror(errno));
+        free_openings(&openings);
         return 2;
     }
-    signal(SIGINT, request_stop);
-    signal(SIGTERM, request_stop);
+    stop_requested = 0;
+    worker_count = 0;
+    parent_pid = getpid();
+    catch_stop_signals();
     int fds[MAX_WORKERS] = { 0 };
-    pid_t pids[MAX_WORKERS];
     for (int w = 0; w < o.workers; w++) {
         int pipe_fds[2];
-        if (pipe(pipe_fds) != 0 || (pids[w] = fork()) < 0) {
+        pid_t pid;
+        if (pipe(pipe_fds) != 0 || (pid = fork()) < 0) {
             fprintf(stderr, "datagen: cannot start worker %d: %s\n", w, strerror(errno));
             return 2;
         }
-        if (pids[w] == 0) {
+        if (pid == 0) {
+            watch_parent();
             for (int k = 0; k < w; k++)
                 close(fds[k]);
             close(pipe_fds[0]);
@@ -457,9 +633,13 @@ int datagen_command(int argc, char **argv)
             run_worker(&o, &openings, w, pipe_fds[1]);
             _exit(0);
         }
+        worker_pids[w] = pid;
+        worker_count = w + 1;
         close(pipe_fds[1]);
         fds[w] = pipe_fds[0];
     }
+    if (stop_requested) /* it came while a worker was being started */
+        forward_stop();
     fprintf(stderr, "datagen: %d worker%s, seed %llu, %d nodes a move, writing to %s\n", o.workers,
             o.workers > 1 ? "s" : "", (unsigned long long)o.seed, o.nodes, o.out_path);
     int status = write_games(&o, fds, out);
@@ -467,12 +647,12 @@ int datagen_command(int argc, char **argv)
         close(fds[w]);
     for (int w = 0; w < o.workers; w++) {
         int worker_status;
-        if (waitpid(pids[w], &worker_status, 0) == pids[w] && !(WIFEXITED(worker_status) && WEXITSTATUS(worker_status) == 0))
+        if (waitpid(worker_pids[w], &worker_status, 0) == worker_pids[w]
+            && !(WIFEXITED(worker_status) && WEXITSTATUS(worker_status) == 0))
             status = 1;
     }
+    worker_count = 0; /* their pids may be reused now: no more forwarding */
     fclose(out);
-    for (int i = 0; i < openings.count; i++)
-        free(openings.fens[i]);
-    free(openings.fens);
+    free_openings(&openings);
     return status;
 }
