@@ -81,6 +81,10 @@ def main(engine):
     check(len(held) == 7 and held[-1] < held[0], f"held-out loss falls: {held[0]:.5f} -> {held[-1]:.5f}")
     check(len(trained) == 6 and trained[-1] < trained[0], f"training loss falls: {trained[0]:.5f} -> {trained[-1]:.5f}")
 
+    blas = re.search(r"^blas: (.*)$", log, re.M)
+    check(blas is not None and "openblas" in blas.group(1).lower(),
+          f"the trainer runs on OpenBLAS (libopenblas0): {blas.group(1) if blas else 'no blas line'}")
+
     # Export and reload agree.
     net = model.PerspectiveNet(32)
     net.load_state_dict(torch.load(net_path + ".pt"))
