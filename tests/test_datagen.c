@@ -455,6 +455,25 @@ Test(datagen, a_bad_pgn_is_refused)
     cr_assert(strstr(err, "no usable position"), "%s", err);
 }
 
+/* An EPD line that is not a position refuses the file, naming the line;
+ * blank lines and comments do not. */
+Test(datagen, a_bad_epd_line_is_refused)
+{
+    char openings[64], err[2048];
+    temp_path(openings, sizeof openings, ".epd");
+    write_text(openings, "# openings\n\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n"
+                         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -\n");
+    char *argv[] = { "--out", "/dev/null", "--games", "1", "--openings", openings };
+    int status = datagen_catching_stderr(sizeof argv / sizeof *argv, argv, err, sizeof err);
+    cr_assert_eq(status, 2, "an EPD line with a bad side to move was taken");
+    cr_assert(strstr(err, openings) && strstr(err, "line 4"), "the message does not say where: %s", err);
+    write_text(openings, "e4 e5 Nf3\n");
+    status = datagen_catching_stderr(sizeof argv / sizeof *argv, argv, err, sizeof err);
+    unlink(openings);
+    cr_assert_eq(status, 2, "a line of moves was taken as a position");
+    cr_assert(strstr(err, "line 1"), "%s", err);
+}
+
 /* ---- --help ------------------------------------------------------------------------ */
 
 /* The text of `datagen --help`, from a child (it exits). */

@@ -176,21 +176,33 @@ static bool add_opening(Openings *o, const char *fen)
     return o->fens[o->count++] != NULL;
 }
 
-/* EPD or FEN lines: the first four fields are the position; a line that is
- * not one is passed over. */
-static bool load_epd_openings(FILE *in, Openings *o)
+/* EPD or FEN lines: the first four fields are the position (the EPD
+ * operations after them are not needed). Blank lines and `#` comments are
+ * passed over; any other line that is not a position refuses the file, as a
+ * bad PGN game does, rather than leaving the user's openings silently short. */
+static bool load_epd_openings(const char *path, FILE *in, Openings *o)
 {
     char *line; /* read_line's own buffer, reused from line to line: not ours to free */
     Board *check = malloc(sizeof *check);
     bool ok = check != NULL;
-    while (ok && o->count < MAX_OPENINGS && (line = read_line(in)) != NULL) {
+    for (int number = 1; ok && o->count < MAX_OPENINGS && (line = read_line(in)) != NULL; number++) {
         char fields[4][100];
         char fen[512], error[128];
-        if (sscanf(line, "%99s %99s %99s %99s", fields[0], fields[1], fields[2], fields[3]) == 4) {
-            snprintf(fen, sizeof fen, "%s %s %s %s 0 1", fields[0], fields[1], fields[2], fields[3]);
-            if (board_set_fen(check, fen, error, sizeof error))
-                ok = add_opening(o, fen);
+        int found = sscanf(line, "%99s %99s %99s %99s", fields[0], fields[1], fields[2], fields[3]);
+        if (found <= 0 || fields[0][0] == '#')
+            continue;
+        if (found < 4) {
+            fprintf(stderr, "datagen: %s: line %d: not a position (a FEN needs at least four fields)\n", path, number);
+            ok = false;
+            continue;
         }
+        snprintf(fen, sizeof fen, "%s %s %s %s 0 1", fields[0], fields[1], fields[2], fields[3]);
+        if (!board_set_fen(check, fen, error, sizeof error)) {
+            fprintf(stderr, "datagen: %s: line %d: %s\n", path, number, error);
+            ok = false;
+            continue;
+        }
+        ok = add_opening(o, fen);
     }
     free(check);
     return ok;
@@ -254,7 +266,7 @@ static bool load_openings(const char *path, Openings *o)
     }
     o->fens = calloc(MAX_OPENINGS, sizeof *o->fens);
     bool pgn = is_pgn(path, in);
-    bool ok = o->fens && (pgn ? load_pgn_openings(path, o) : load_epd_openings(in, o));
+    bool ok = o->fens && (pgn ? load_pgn_openings(path, o) : load_epd_openings(path, in, o));
     fclose(in);
     if (ok && o->count == 0)
         fprintf(stderr, "datagen: no usable position in %s\n", path);
