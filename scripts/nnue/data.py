@@ -18,6 +18,32 @@ def open_records(paths):
     return maps
 
 
+class RecordFiles:
+    """The records of several files as one sequence, without copying them into
+    memory: each file stays a memory map, and a batch gathers its rows from
+    the files they are in (in the order asked for)."""
+
+    def __init__(self, paths, limit=0):
+        self.maps = open_records(paths)
+        sizes = np.array([len(m) for m in self.maps], dtype=np.int64)
+        total = int(sizes.sum())
+        self.length = min(total, limit) if limit else total
+        self.starts = np.concatenate(([0], np.cumsum(sizes)))  # first global index of each file
+
+    def __len__(self):
+        return self.length
+
+    def take(self, indices):
+        """The records at these global indices, as one (B, 32) array."""
+        indices = np.asarray(indices, dtype=np.int64)
+        out = np.empty((len(indices), RECORD), dtype=np.uint8)
+        which = np.searchsorted(self.starts, indices, side="right") - 1
+        for f in np.unique(which):
+            rows = which == f
+            out[rows] = self.maps[f][indices[rows] - self.starts[f]]
+        return out
+
+
 def decode(records):
     """Boards of a batch: (pieces[B, 64] with -1 for empty, side to move[B],
     White-POV score[B], White-POV result in 0/0.5/1 [B])."""

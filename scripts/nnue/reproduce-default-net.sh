@@ -39,7 +39,8 @@ git -C "$root" show 81088a4:nets/default.nnue >"$out/n7.nnue"
 # The trainer's output depends on the order of the files and on the thread count.
 # shellcheck disable=SC2086
 /usr/bin/python3 "$root/scripts/nnue/train.py" $files --out "$out/n8.nnue" --hidden 128 --epochs 8 \
-    --lambda 0.25 --k 175 --seed 1 --mirror --init "$out/n7.nnue" --threads 1 --lr 0.001
+    --lambda 0.25 --k 175 --seed 1 --mirror --init "$out/n7.nnue" --threads 1 --lr 0.001 \
+    --no-bias-correction # the trainer of the time had none
 
 if cmp -s "$out/n8.nnue" "$root/nets/default.nnue"; then
     echo "reproduce: $out/n8.nnue is nets/default.nnue, byte for byte"

@@ -4,7 +4,7 @@
     /usr/bin/python3 scripts/nnue/train.py DATA.bin [MORE.bin ...] --out NET.nnue
         [--hidden 32] [--epochs 10] [--batch 16384] [--lr 0.001] [--lambda 0.5]
         [--k 400] [--positions N] [--seed 1] [--crelu] [--threads N] [--init NET.nnue]
-        [--mirror]
+        [--mirror] [--no-bias-correction]
 
 Reads the 32-byte records straight from memory-mapped files, in a shuffled
 order (a fresh permutation every epoch), and fits a perspective network
@@ -13,7 +13,8 @@ the game result: target = lambda * result + (1 - lambda) * sigmoid(score / K),
 both from the side to move's point of view, with the prediction
 sigmoid(output * 400 / K). Prints the loss per epoch (training and a held-out
 2 % of whole games), the positions per second, then quantises (QA 255, QB 64) and writes the
-network file of docs/nnue.md. Everything it printed, with the command line,
+network file of docs/nnue.md (the output bias moved by the mean rounding
+error over the held-out positions, unless --no-bias-correction). Everything it printed, with the command line,
 goes into NET.nnue.log: the net's provenance.
 
 --mirror mirrors each training position left to right (a-file <-> h-file)
@@ -107,6 +108,8 @@ def main(argv):
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--init", help="start from this network file's weights")
     ap.add_argument("--mirror", action="store_true", help="mirror half the training positions left to right")
+    ap.add_argument("--no-bias-correction", action="store_true",
+                    help="export the rounded weights as they are (nets before 2026-11-26 were made so)")
     args = ap.parse_args(argv)
     if args.hidden % 16 or not 16 <= args.hidden <= 512:
         ap.error("--hidden must be a multiple of 16 from 16 to 512")
@@ -120,9 +123,7 @@ def main(argv):
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
-    records = np.concatenate(data.open_records(args.data)) if len(args.data) > 1 else data.open_records(args.data)[0]
-    if args.positions:
-        records = records[: args.positions]
+    records = data.RecordFiles(args.data, limit=args.positions)
     valid_idx, train_idx = hold_out_games(len(records), rng)
     say(f"data: {len(records)} positions from {', '.join(args.data)}; {len(train_idx)} for training, "
         f"{len(valid_idx)} held out in whole runs of records")
@@ -141,7 +142,7 @@ def main(argv):
         model.load_quantised(net, start)
         say(f"init: the weights of {args.init}")
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
-    valid = batch_tensors(np.asarray(records[valid_idx]))
+    valid = batch_tensors(records.take(valid_idx))
     with torch.no_grad():
         say(f"epoch 0: held-out loss {loss_of(net, valid, args.k, args.lam).item():.6f}")
     for epoch in range(1, args.epochs + 1):
@@ -152,7 +153,7 @@ def main(argv):
         for at in range(0, len(shuffled), args.batch):
             idx = np.sort(shuffled[at:at + args.batch])
             mirror = mirror_rng.random(len(idx)) < 0.5 if mirror_rng else None
-            batch = batch_tensors(np.asarray(records[idx]), mirror)
+            batch = batch_tensors(records.take(idx), mirror)
             optimiser.zero_grad()
             loss = loss_of(net, batch, args.k, args.lam)
             loss.backward()
@@ -166,6 +167,9 @@ def main(argv):
         say(f"epoch {epoch}: training loss {total / max(seen, 1):.6f}, held-out loss {held_loss:.6f}, "
             f"{rate:.0f} positions/s")
     q = model.quantise(net)
+    if not args.no_bias_correction:
+        shift = model.correct_output_bias(net, q, valid)
+        say(f"output bias corrected by {shift:+.2f} cp, the mean rounding error over the held-out positions")
     model.write_net(args.out, q)
     torch.save(net.state_dict(), args.out + ".pt")
     say(f"wrote {args.out} ({os.path.getsize(args.out)} bytes) and {args.out}.pt")
