@@ -437,20 +437,28 @@ Test(datagen, openings_from_a_pgn_file)
     }
 }
 
+/* datagen's exit status with an openings file of this text (one game to
+ * /dev/null); what it printed on stderr goes to err. */
+static int datagen_with_openings(const char *suffix, const char *text, char *err, size_t size)
+{
+    char openings[64];
+    temp_path(openings, sizeof openings, suffix);
+    write_text(openings, text);
+    char *argv[] = { "--out", "/dev/null", "--games", "1", "--openings", openings };
+    int status = datagen_catching_stderr(sizeof argv / sizeof *argv, argv, err, size);
+    unlink(openings);
+    return status;
+}
+
 /* A PGN file with a game that cannot be read is refused, saying where. */
 Test(datagen, a_bad_pgn_is_refused)
 {
-    char openings[64], err[2048];
-    temp_path(openings, sizeof openings, ".pgn");
-    write_text(openings, "[Event \"fine\"]\n\n1. e4 e5 *\n\n[Event \"broken\"]\n\n1. e4 e5 2. Ke3 *\n");
-    char *argv[] = { "--out", "/dev/null", "--games", "1", "--openings", openings };
-    int status = datagen_catching_stderr(sizeof argv / sizeof *argv, argv, err, sizeof err);
-    unlink(openings);
+    char err[2048];
+    int status = datagen_with_openings(".pgn", "[Event \"fine\"]\n\n1. e4 e5 *\n\n[Event \"broken\"]\n\n1. e4 e5 2. Ke3 *\n",
+                                       err, sizeof err);
     cr_assert_eq(status, 2, "a PGN with an illegal move was taken");
-    cr_assert(strstr(err, openings) && strstr(err, "game 2"), "the message does not say where: %s", err);
-    write_text(openings, "");
-    status = datagen_catching_stderr(sizeof argv / sizeof *argv, argv, err, sizeof err);
-    unlink(openings);
+    cr_assert(strstr(err, ".pgn") && strstr(err, "game 2"), "the message does not say where: %s", err);
+    status = datagen_with_openings(".pgn", "", err, sizeof err);
     cr_assert_eq(status, 2, "a PGN without games was taken");
     cr_assert(strstr(err, "no usable position"), "%s", err);
 }
@@ -459,17 +467,14 @@ Test(datagen, a_bad_pgn_is_refused)
  * blank lines and comments do not. */
 Test(datagen, a_bad_epd_line_is_refused)
 {
-    char openings[64], err[2048];
-    temp_path(openings, sizeof openings, ".epd");
-    write_text(openings, "# openings\n\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n"
-                         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -\n");
-    char *argv[] = { "--out", "/dev/null", "--games", "1", "--openings", openings };
-    int status = datagen_catching_stderr(sizeof argv / sizeof *argv, argv, err, sizeof err);
+    char err[2048];
+    int status = datagen_with_openings(".epd",
+                                       "# openings\n\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n"
+                                       "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -\n",
+                                       err, sizeof err);
     cr_assert_eq(status, 2, "an EPD line with a bad side to move was taken");
-    cr_assert(strstr(err, openings) && strstr(err, "line 4"), "the message does not say where: %s", err);
-    write_text(openings, "e4 e5 Nf3\n");
-    status = datagen_catching_stderr(sizeof argv / sizeof *argv, argv, err, sizeof err);
-    unlink(openings);
+    cr_assert(strstr(err, ".epd") && strstr(err, "line 4"), "the message does not say where: %s", err);
+    status = datagen_with_openings(".epd", "e4 e5 Nf3\n", err, sizeof err);
     cr_assert_eq(status, 2, "a line of moves was taken as a position");
     cr_assert(strstr(err, "line 1"), "%s", err);
 }
