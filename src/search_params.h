@@ -13,32 +13,32 @@
 /* P(name, value, min, max, step) */
 #define SEARCH_PARAMS(P)                                                                                              \
     P(RFP_MAX_DEPTH, 8, 4, 12, 1)                                                                                     \
-    P(RFP_MARGIN, 75, 30, 150, 8)                                                                                     \
+    P(RFP_MARGIN, 77, 30, 150, 8)                                                                                     \
     P(NMP_MIN_DEPTH, 3, 2, 5, 1)                                                                                      \
     P(NMP_BASE_REDUCTION, 3, 2, 5, 1)                                                                                 \
     P(NMP_DEPTH_DIVISOR, 4, 2, 8, 1)                                                                                  \
-    P(NMP_EVAL_DIVISOR, 200, 80, 400, 20)                                                                             \
+    P(NMP_EVAL_DIVISOR, 180, 80, 400, 20)                                                                             \
     P(NMP_MAX_EVAL_BONUS, 3, 1, 6, 1)                                                                                 \
     P(FUTILITY_MAX_DEPTH, 8, 4, 12, 1)                                                                                \
     P(FUTILITY_BASE, 90, 30, 200, 10)                                                                                 \
-    P(FUTILITY_PER_DEPTH, 95, 40, 200, 10)                                                                            \
+    P(FUTILITY_PER_DEPTH, 102, 40, 200, 10)                                                                            \
     P(LMP_MAX_DEPTH, 8, 4, 12, 1)                                                                                     \
     P(LMR_MIN_DEPTH, 3, 2, 5, 1)                                                                                      \
-    P(LMR_BASE_X100, 75, 0, 150, 10)                                                                                  \
-    P(LMR_DIVISOR_X100, 225, 150, 350, 15)                                                                            \
-    P(LMR_HISTORY_DIVISOR, 8000, 3000, 16000, 800)                                                                    \
+    P(LMR_BASE_X100, 80, 0, 150, 10)                                                                                  \
+    P(LMR_DIVISOR_X100, 200, 150, 350, 15)                                                                            \
+    P(LMR_HISTORY_DIVISOR, 7218, 3000, 16000, 800)                                                                    \
     P(HISTORY_PRUNING_MAX_DEPTH, 3, 1, 6, 1)                                                                          \
-    P(HISTORY_PRUNING_MARGIN, 1000, 300, 3000, 150)                                                                   \
+    P(HISTORY_PRUNING_MARGIN, 950, 300, 3000, 150)                                                                   \
     P(SEE_PRUNING_MAX_DEPTH, 8, 4, 12, 1)                                                                             \
-    P(SEE_QUIET_MARGIN, 60, 20, 120, 6)                                                                               \
-    P(SEE_NOISY_MARGIN, 20, 5, 60, 3)                                                                                 \
+    P(SEE_QUIET_MARGIN, 66, 20, 120, 6)                                                                               \
+    P(SEE_NOISY_MARGIN, 12, 5, 60, 3)                                                                                 \
     P(SINGULAR_MIN_DEPTH, 8, 5, 12, 1)                                                                                \
     P(SINGULAR_MARGIN_PER_DEPTH, 2, 1, 4, 1)                                                                          \
     P(SINGULAR_TT_DEPTH_SLACK, 3, 1, 5, 1)                                                                            \
     P(IIR_MIN_DEPTH, 4, 3, 8, 1)                                                                                      \
     P(ASPIRATION_MIN_DEPTH, 5, 3, 8, 1)                                                                               \
-    P(ASPIRATION_WINDOW, 15, 5, 40, 3)                                                                                \
-    P(QS_DELTA_MARGIN, 200, 80, 400, 20)
+    P(ASPIRATION_WINDOW, 11, 5, 40, 3)                                                                                \
+    P(QS_DELTA_MARGIN, 233, 80, 400, 20)
 
 #ifdef SEARCH_TUNING
 #define SEARCH_PARAM_DECLARE(name, value, min, max, step) extern int name;
