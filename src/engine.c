@@ -86,6 +86,7 @@ void engine_init(void)
     pthread_mutex_init(&engine.lock, NULL);
     pthread_cond_init(&engine.changed, NULL);
     atomic_init(&engine.shared.stop, false);
+    _Static_assert(ATOMIC_BOOL_LOCK_FREE == 2, "engine_stop_from_signal needs a lock-free stop flag");
     atomic_init(&engine.shared.pondering, false);
     atomic_init(&engine.shared.clock_start, 0);
     tt_resize(16);
@@ -473,6 +474,11 @@ void engine_stop(void)
     atomic_store(&engine.shared.stop, true);
     pthread_cond_broadcast(&engine.changed);
     pthread_mutex_unlock(&engine.lock);
+}
+
+void engine_stop_from_signal(void)
+{
+    atomic_store(&engine.shared.stop, true);
 }
 
 void engine_ponderhit(void)

@@ -42,6 +42,11 @@ int engine_thread_count(void);
 
 void engine_go(const SearchLimits *limits, SearchReport report);
 void engine_stop(void);
+/* The same stop from a signal handler: only the search's lock-free stop
+ * flag is set (async-signal-safe), so nobody waiting is woken; the search
+ * threads see the flag within a few thousand nodes and end as after
+ * engine_stop(). A go that starts later clears the flag again. */
+void engine_stop_from_signal(void);
 void engine_ponderhit(void);
 void engine_wait(void);
 bool engine_is_searching(void);

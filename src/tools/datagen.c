@@ -62,8 +62,8 @@ void datagen_usage(FILE *out)
 {
     fputs("usage: bachess datagen --out FILE [options]\n"
           "  self-play games for NNUE training data: 32-byte records appended to FILE\n"
-          "  (format: docs/datagen.md). SIGINT (Ctrl-C) or SIGTERM stops the workers after the move\n"
-          "  under way; the games finished before the first unfinished one are written, whole.\n"
+          "  (format: docs/datagen.md). SIGINT (Ctrl-C) or SIGTERM stops the workers' searches at\n"
+          "  once; the games finished before the first unfinished one are written, whole.\n"
           "  --out FILE            output file, appended to (required)\n"
           "  --games N             games to play (default 0: until stopped)\n"
           "  --nodes N             soft node limit a move (default 5000): no new iteration of the\n"
@@ -299,28 +299,14 @@ static void keep_best(Move best, Move ponder, void *context)
     ((Verdict *)context)->best = best;
 }
 
-/* A search to `soft` nodes (0: none; the last iteration is whole) or `hard`
- * ones (cut wherever the count falls). */
-static Verdict search_nodes(uint64_t soft, uint64_t hard)
-{
-    Verdict v = { 0, MOVE_NONE };
-    SearchLimits limits;
-    timeman_init_limits(&limits);
-    limits.soft_nodes = soft;
-    limits.nodes = hard;
-    engine_go(&limits, (SearchReport){ keep_score, keep_best, &v });
-    engine_wait();
-    return v;
-}
-
 /* ---- stopping ---------------------------------------------------------------- */
 
 /* A supervisor stops a run by signalling the parent alone, and a terminal's
  * Ctrl-C reaches every process of the group: either way the parent passes
  * the stop on to its workers, which also stop when the parent dies (killed
- * outright, it cannot pass anything on). A worker abandons its game under
- * way after the current move, so that the parent, which writes whole games,
- * sees the pipe close and ends. */
+ * outright, it cannot pass anything on). A worker stops the search under
+ * way at once and abandons its game, so that the parent, which writes
+ * whole games, sees the pipe close and ends. */
 static volatile sig_atomic_t stop_requested;
 static pid_t parent_pid;
 static pid_t worker_pids[MAX_WORKERS];
@@ -339,6 +325,8 @@ static void request_stop(int signal_number)
     stop_requested = 1;
     if (getpid() == parent_pid) /* a worker inherits the handler, not the role */
         forward_stop();
+    else /* the move under way may be long: its search ends now */
+        engine_stop_from_signal();
     errno = saved_errno;
 }
 
@@ -366,6 +354,22 @@ static void watch_parent(void)
 static bool should_stop(void)
 {
     return stop_requested || getppid() != parent_pid;
+}
+
+/* A search to `soft` nodes (0: none; the last iteration is whole) or `hard`
+ * ones (cut wherever the count falls). */
+static Verdict search_nodes(uint64_t soft, uint64_t hard)
+{
+    Verdict v = { 0, MOVE_NONE };
+    SearchLimits limits;
+    timeman_init_limits(&limits);
+    limits.soft_nodes = soft;
+    limits.nodes = hard;
+    engine_go(&limits, (SearchReport){ keep_score, keep_best, &v });
+    if (should_stop()) /* a stop that came before engine_go cleared the flag */
+        engine_stop();
+    engine_wait();
+    return v;
 }
 
 /* ---- one game ---------------------------------------------------------------- */
