@@ -25,6 +25,7 @@ void search_options_default(SearchOptions *o)
         .futility = true, .reverse_futility = true, .late_move_pruning = true, .see_pruning = true,
         .mate_distance_pruning = true, .aspiration = true, .iir = true, .qsearch_see = true,
         .tt_values = true, .history_pruning = true, .correction_history = true, .selective_deepening = true, .few_moves = 3, .few_budget = 4, .single_budget = 10,
+        .report_bounds_after_ms = 2000,
     };
 }
 
@@ -45,10 +46,6 @@ void search_options_no_pruning(SearchOptions *o)
 
 /* The margins, depths and reductions are in search_params.h (tunable).
  * Null move, for one: depth - (3 + depth / 4 + min(3, (eval - beta) / 200)). */
-
-/* A failed aspiration window is shown to the GUI only once a search has
- * run this long: before that the lines come too fast to read. */
-enum { REPORT_BOUNDS_AFTER_MS = 2000 };
 
 /* A tablebase verdict is stored as if searched this much deeper. */
 enum { TB_DEPTH_BONUS = 6 };
@@ -871,13 +868,12 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
 
 /* ---- iterative deepening --------------------------------------------------- */
 
-/* Reports multi-PV line `index` (its PV and score as last stored). */
-static void report_line(Thread *t, int index, int depth, int bound)
+/* Reports `line` as multi-PV line `index`. */
+static void report_line(Thread *t, const RootLine *line, int index, int depth, int bound)
 {
     SearchShared *s = t->shared;
     if (!s->report.on_info)
         return;
-    const RootLine *line = &t->lines[index];
     SearchInfo info = {
         .depth = depth, .seldepth = line->seldepth, .multipv = index + 1, .score = line->score,
         .bound = bound, .nodes = search_total_nodes(s), .time_ms = time_now_ms() - s->budget.start,
@@ -891,10 +887,9 @@ static void report_line(Thread *t, int index, int depth, int bound)
     s->report.on_info(&info, s->report.context);
 }
 
-/* Stores the PV and score just found for the current line. */
-static void save_line(Thread *t, int score)
+/* The PV and score just found for the current line, into `line`. */
+static void fill_line(const Thread *t, RootLine *line, int score)
 {
-    RootLine *line = &t->lines[t->pv_index];
     line->score = score;
     line->seldepth = t->seldepth;
     if (t->pv_length[0] > 0) {
@@ -904,6 +899,26 @@ static void save_line(Thread *t, int score)
         line->pv[0] = t->best_move;
         line->pv_length = 1;
     }
+}
+
+/* Stores the PV and score just found for the current line. */
+static void save_line(Thread *t, int score)
+{
+    fill_line(t, &t->lines[t->pv_index], score);
+}
+
+/* Shows a failed aspiration window once the search has run long enough
+ * (SearchOptions.report_bounds_after_ms). The stored line stays as it was: what the search reads from it (the root's
+ * first move, the next window) and the final report must not depend on the
+ * clock, or a node-limited search would differ between a fast build and a
+ * slow one. */
+static void report_bound(Thread *t, int depth, int score, int bound)
+{
+    if (t->id != 0 || time_now_ms() - t->shared->budget.start <= search_options.report_bounds_after_ms)
+        return;
+    RootLine shown = t->lines[t->pv_index];
+    fill_line(t, &shown, score);
+    report_line(t, &shown, t->pv_index, depth, bound);
 }
 
 static SearchStack *root_stack(Thread *t)
@@ -937,17 +952,11 @@ static int aspiration_search(Thread *t, int depth, int previous)
         if (atomic_load(&t->shared->stop))
             return score;
         if (score <= alpha) {
-            if (t->id == 0 && time_now_ms() - t->shared->budget.start > REPORT_BOUNDS_AFTER_MS) {
-                save_line(t, score);
-                report_line(t, t->pv_index, depth, BOUND_UPPER);
-            }
+            report_bound(t, depth, score, BOUND_UPPER);
             beta = (alpha + beta) / 2;
             alpha = score - window > -SCORE_INFINITE ? score - window : -SCORE_INFINITE;
         } else if (score >= beta) {
-            if (t->id == 0 && time_now_ms() - t->shared->budget.start > REPORT_BOUNDS_AFTER_MS) {
-                save_line(t, score);
-                report_line(t, t->pv_index, depth, BOUND_LOWER);
-            }
+            report_bound(t, depth, score, BOUND_LOWER);
             beta = score + window < SCORE_INFINITE ? score + window : SCORE_INFINITE;
         } else
             return score;
@@ -1023,18 +1032,23 @@ static bool search_depth(Thread *t, int depth)
 
 /* A search stopped inside an iteration ends with one more report of the
  * line it will play, so that the GUI's last info has the final time and
- * node count. If the stopped iteration had already found a new best move,
- * that move (with its score) is the line. */
+ * node count. The line is the last whole iteration's, unless the stopped
+ * iteration had already found a new best move: then that move with its
+ * score, followed by the line searched below it when the window pass that
+ * found it is the one under way (else the move alone). The line depends
+ * only on where the search stopped, never on the clock, so a node limit
+ * gives the same final PV on every build. */
 static void report_final(Thread *t)
 {
     RootLine *line = &t->lines[0];
     if (t->best_move != MOVE_NONE && (line->pv_length == 0 || line->pv[0] != t->best_move)) {
-        line->pv[0] = t->best_move;
-        line->pv_length = 1;
+        bool with_line = t->pv_index == 0 && t->pv_length[0] > 0 && t->pv[0][0] == t->best_move;
+        line->pv_length = with_line ? t->pv_length[0] : 1;
+        memcpy(line->pv, with_line ? t->pv[0] : &t->best_move, sizeof(Move) * (size_t)line->pv_length);
         line->score = t->best_score;
     }
     if (line->pv_length > 0)
-        report_line(t, 0, t->completed_depth, BOUND_EXACT);
+        report_line(t, line, 0, t->completed_depth, BOUND_EXACT);
 }
 
 /* What the time manager reads after an iteration: how long the best move
@@ -1085,7 +1099,7 @@ void search_iterate(Thread *t)
             continue;
 
         for (int i = 0; i < lines; i++)
-            report_line(t, i, depth, BOUND_EXACT);
+            report_line(t, &t->lines[i], i, depth, BOUND_EXACT);
         if (atomic_load(&s->stop))
             break;
         if (mate_limit_reached(&s->limits, score))

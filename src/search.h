@@ -38,6 +38,10 @@ typedef struct {
      * node with one legal move while `single_budget` remain. */
     bool selective_deepening;
     int few_moves, few_budget, single_budget;
+    /* A failed aspiration window is shown to the GUI only once a search has
+     * run this long: before that the lines come too fast to read. Showing
+     * one never changes the search. */
+    int report_bounds_after_ms;
 } SearchOptions;
 
 extern SearchOptions search_options;

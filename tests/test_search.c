@@ -208,6 +208,65 @@ Test(search, same_node_limit_gives_same_result)
     cr_assert(a.nodes <= 200000 + 1);
 }
 
+/* The last info of a search and how many failed windows were shown. */
+typedef struct {
+    SearchInfo last;
+    int bounds_shown;
+    Move best;
+} FinalReport;
+
+static void keep_last_info(const SearchInfo *info, void *context)
+{
+    FinalReport *r = context;
+    r->last = *info;
+    r->bounds_shown += info->bound != BOUND_EXACT;
+}
+
+static void keep_final_best(Move best, Move ponder, void *context)
+{
+    (void)ponder;
+    ((FinalReport *)context)->best = best;
+}
+
+static FinalReport node_limited_search(int report_bounds_after_ms)
+{
+    char error[128];
+    char *moves[] = { "e2e4", "c7c5", "g1f3", "d7d6" };
+    cr_assert(engine_set_position(NULL, moves, 4, error, sizeof error), "%s", error);
+    SearchLimits limits;
+    timeman_init_limits(&limits);
+    limits.nodes = 150000;
+    search_options.report_bounds_after_ms = report_bounds_after_ms;
+    engine_new_game();
+    FinalReport r = { .bounds_shown = 0, .best = MOVE_NONE };
+    engine_go(&limits, (SearchReport){ keep_last_info, keep_final_best, &r });
+    engine_wait();
+    search_options_default(&search_options);
+    return r;
+}
+
+/* UCI 33h once failed on the sanitizer build: the same `go nodes` gave the
+ * same nodes, move and score, but a final PV of one move instead of eleven.
+ * Past 2 s, a failed aspiration window was stored as the line as well as
+ * shown, so a slow build's search and final report differed from a fast
+ * one's. Showing every failed window (as a slow build would) must change
+ * nothing of the final report. */
+Test(search, final_line_of_a_node_limit_does_not_depend_on_the_clock)
+{
+    FinalReport quiet = node_limited_search(1 << 30);
+    FinalReport shown = node_limited_search(0);
+    cr_assert_eq(quiet.bounds_shown, 0);
+    cr_assert_gt(shown.bounds_shown, 0, "no window failed: the search does not test what it should");
+    cr_assert_eq(quiet.best, shown.best);
+    cr_assert_eq(quiet.last.bound, BOUND_EXACT);
+    cr_assert_eq(shown.last.bound, BOUND_EXACT);
+    cr_assert_eq(quiet.last.nodes, shown.last.nodes);
+    cr_assert_eq(quiet.last.score, shown.last.score);
+    cr_assert_eq(quiet.last.depth, shown.last.depth);
+    cr_assert_eq(quiet.last.pv_length, shown.last.pv_length);
+    cr_assert_arr_eq(quiet.last.pv, shown.last.pv, sizeof(Move) * (size_t)quiet.last.pv_length);
+}
+
 /* `go nodes` counts every thread's nodes: two threads together stay within
  * the limit (each adds the counts up every 64 of its nodes), where the main
  * thread alone watching its own count let the pair search about twice it. */
