@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# perft-speed.sh BACHESS — perft speed of bachess side by side with Stockfish.
+# perft-speed.sh [--counts] BACHESS — perft of bachess side by side with Stockfish.
 #
 # For each position (start position to depth 6, Kiwipete to depth 5) runs
-# `BACHESS perft D FEN` and Stockfish's `go perft D`, three times each in
+# `BACHESS perft D FEN` and Stockfish's `go perft D`, RUNS times each in
 # turn, and keeps the best (shortest) time of each. Prints both node counts,
 # both nodes-per-second figures and the ratio bachess / Stockfish.
 #
-# Exits non-zero if the node counts disagree or bachess is slower than
-# Stockfish (ratio < 1.0) on any position.
+# The speed is information, never a verdict: the ratio depends on the machine
+# and on what else runs on it (make bench-perft, also make perft-speed).
+# The script exits non-zero only when the node counts disagree (with
+# Stockfish's, or between two runs of bachess) or a program fails.
+#
+# --counts: the node counts alone (make perft-counts, part of make test): one
+# run of each program per position, nothing timed, no speed printed.
 #
 # Timing: a monotonic clock (clock_gettime(CLOCK_MONOTONIC), read by a tiny C
 # helper built on the fly) around the whole bachess process, start-up
@@ -16,15 +21,22 @@
 # Both choices favour Stockfish.
 #
 # Environment: STOCKFISH (default /usr/games/stockfish, else stockfish on
-# PATH), RUNS (default 3), CC (default cc). Needs no terminal and no stdin.
+# PATH), RUNS (default 3; 1 with --counts), CC (default cc). Needs no
+# terminal and no stdin.
 set -euo pipefail
 
+COUNTS_ONLY=0
+if [ "${1:-}" = --counts ]; then
+    COUNTS_ONLY=1
+    shift
+fi
 if [ $# -ne 1 ]; then
-    echo "usage: $0 BACHESS-BINARY" >&2
+    echo "usage: $0 [--counts] BACHESS-BINARY" >&2
     exit 2
 fi
 BACHESS=$1
 RUNS=${RUNS:-3}
+[ "$COUNTS_ONLY" = 0 ] || RUNS=1
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
 [ -x "$STOCKFISH" ] || STOCKFISH=$(command -v stockfish || true)
 if [ ! -x "$BACHESS" ]; then
@@ -77,6 +89,9 @@ SF_OUT=${SF[0]}
 sf_send() { printf '%s\n' "$*" >&"$SF_IN"; }
 
 # Reads Stockfish's output until a line starts with $1; sets LINE to it.
+# The 600 s is a liveness bound only: Stockfish's slowest answer here, perft 5
+# of Kiwipete, took at most 5.9 s (4 runs on 2 cores under stress-ng --cpu 2
+# beside a ThreadSanitizer test), about 100 times less.
 sf_expect() {
     local want=$1
     while IFS= read -r -t 600 LINE <&"$SF_OUT"; do
@@ -125,8 +140,12 @@ bachess_perft() {
 
 # ---- the comparison ------------------------------------------------------------
 status=0
-printf '%-9s %5s %11s %11s %9s %9s %12s %12s %6s\n' position depth "nodes bach" "nodes sf" "time bach" "time sf" \
-    "nps bachess" "nps sf" ratio
+if [ "$COUNTS_ONLY" = 1 ]; then
+    printf '%-9s %5s %11s %11s\n' position depth "nodes bach" "nodes sf"
+else
+    printf '%-9s %5s %11s %11s %9s %9s %12s %12s %6s\n' position depth "nodes bach" "nodes sf" "time bach" \
+        "time sf" "nps bachess" "nps sf" ratio
+fi
 for i in "${!NAMES[@]}"; do
     name=${NAMES[$i]} depth=${DEPTHS[$i]} fen=${FENS[$i]}
     best_b="" best_s="" nodes_b="" nodes_s=""
@@ -145,18 +164,18 @@ for i in "${!NAMES[@]}"; do
         nodes_s=$n
         if [ -z "$best_s" ] || [ "$t" -lt "$best_s" ]; then best_s=$t; fi
     done
-    read -r time_b time_s nps_b nps_s ratio slower < <(awk -v nb="$nodes_b" -v ns="$nodes_s" \
-        -v tb="$best_b" -v ts="$best_s" 'BEGIN {
-            npsb = nb / (tb / 1e9); npss = ns / (ts / 1e9)
-            printf "%.3fs %.3fs %.0f %.0f %.2f %d\n", tb / 1e9, ts / 1e9, npsb, npss, npsb / npss, npsb < npss }')
-    printf '%-9s %5s %11s %11s %9s %9s %12s %12s %6s\n' "$name" "$depth" "$nodes_b" "$nodes_s" "$time_b" "$time_s" \
-        "$nps_b" "$nps_s" "$ratio"
+    if [ "$COUNTS_ONLY" = 1 ]; then
+        printf '%-9s %5s %11s %11s\n' "$name" "$depth" "$nodes_b" "$nodes_s"
+    else
+        read -r time_b time_s nps_b nps_s ratio < <(awk -v nb="$nodes_b" -v ns="$nodes_s" \
+            -v tb="$best_b" -v ts="$best_s" 'BEGIN {
+                npsb = nb / (tb / 1e9); npss = ns / (ts / 1e9)
+                printf "%.3fs %.3fs %.0f %.0f %.2f\n", tb / 1e9, ts / 1e9, npsb, npss, npsb / npss }')
+        printf '%-9s %5s %11s %11s %9s %9s %12s %12s %6s\n' "$name" "$depth" "$nodes_b" "$nodes_s" "$time_b" \
+            "$time_s" "$nps_b" "$nps_s" "$ratio"
+    fi
     if [ "$nodes_b" != "$nodes_s" ]; then
         echo "FAIL: $name depth $depth: bachess counts $nodes_b nodes, stockfish $nodes_s" >&2
-        status=1
-    fi
-    if [ "$slower" = 1 ]; then
-        echo "FAIL: $name depth $depth: bachess is slower than stockfish (ratio $ratio)" >&2
         status=1
     fi
 done
@@ -166,7 +185,9 @@ stockfish_pid=${SF_PID:-}
 sf_send quit
 [ -z "$stockfish_pid" ] || wait "$stockfish_pid" 2>/dev/null || true
 SF_PID=""
-if [ $status -eq 0 ]; then
-    echo "perft speed: node counts agree and bachess is at least as fast as stockfish"
+if [ $status -eq 0 ] && [ "$COUNTS_ONLY" = 1 ]; then
+    echo "perft counts: bachess and stockfish agree on every node count"
+elif [ $status -eq 0 ]; then
+    echo "perft speed: node counts agree; the ratio (bachess / stockfish nps, best of $RUNS) is information only"
 fi
 exit $status
