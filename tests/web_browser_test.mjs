@@ -59,24 +59,92 @@ function check(ok, what) {
   if (!ok) failures.push(what)
 }
 
+// Liveness: the longest the test waits for any one thing the page or the engine should do (a
+// board drawn, a move answered, a command's reply) before it counts as not done. No check rests
+// on how fast this happens: every wait is for the condition checked, and the check reads what
+// the wait saw. Measured worst case of any wait (optimised build, stress-ng --cpu 2, 3 runs):
+// MEASURED_WAIT (the engine's replies, on a 5-minute and 30-second clock); 60 s is a margin of MARGIN_WAIT.
+const LIVENESS_MS = 60000
+const slowest = {}  // the slowest wait of each kind, printed at the end: the figures behind LIVENESS_MS
+const pause = (ms) => new Promise((done) => setTimeout(done, ms))
+
+// Polls `probe` (run in the page; returns a snapshot) until `ok(snapshot)`, at most `ms`:
+// { ok, value } with the last snapshot, which the checks then read (no second look that could
+// see a later state).
+async function until(page, kind, probe, ok, arg, ms = LIVENESS_MS) {
+  const start = Date.now()
+  for (;;) {
+    const value = await page.evaluate(probe, arg)
+    if (ok(value)) {
+      slowest[kind] = Math.max(slowest[kind] || 0, Date.now() - start)
+      return { ok: true, value }
+    }
+    if (Date.now() - start > ms) {
+      console.log(`      (waited ${ms} ms for ${kind}: ${JSON.stringify(value).slice(0, 300)})`)
+      return { ok: false, value }
+    }
+    await pause(50)
+  }
+}
+
+// The page's queued actions (New game, Set FEN, imports, mode changes) finished, the board drawn.
+async function settled(page) {
+  const start = Date.now()
+  const done = await Promise.race([page.evaluate(() => window.bachess.settled()).then(() => true), pause(LIVENESS_MS).then(() => false)])
+  slowest["the page's actions"] = Math.max(slowest["the page's actions"] || 0, Date.now() - start)
+  if (!done) check(false, `the page's actions finish (waited ${LIVENESS_MS} ms)`)
+}
+
 function freePort() {
   return new Promise((done) => {
     const s = net.createServer().listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => done(p)) })
   })
 }
 
-async function startServer(port) {
-  const server = spawn(engine, ["web", "--port", String(port)], { stdio: ["ignore", "pipe", "inherit"] })
-  await new Promise((done, fail) => {
-    server.stdout.on("data", (d) => { if (String(d).includes("serving")) done() })
-    server.on("exit", (code) => fail(new Error("bachess web exited with " + code)))
-  })
-  return server
+// `bachess web` on a free port. The port is free when freePort() finds it; should another
+// program take it before the server binds it, the server exits 1 ("cannot listen"), and another
+// port is tried.
+async function startServer() {
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort()
+    const server = spawn(engine, ["web", "--port", String(port)], { stdio: ["ignore", "pipe", "inherit"] })
+    const code = await new Promise((done) => {
+      server.stdout.on("data", (d) => { if (String(d).includes("serving")) done(null) })
+      server.on("exit", (c) => done(c))
+    })
+    if (code === null) return { server, port }
+    if (code !== 1 || attempt === 4) throw new Error("bachess web exited with " + code)
+  }
 }
 
-// The centre of a square on the screen.
+// The board: which way up (null while being redrawn), its pieces, whether any is fading in or
+// out (cm-chessboard's turn and position animations set an opacity on them until their end, when
+// the pieces are drawn afresh and the board takes input again), and the clock at the bottom.
+const boardProbe = () => {
+  const r1 = document.querySelector('rect[data-square="a1"]'), r8 = document.querySelector('rect[data-square="h8"]')
+  let whiteBottom = null
+  if (r1 && r8) {
+    const a1 = r1.getBoundingClientRect(), h8 = r8.getBoundingClientRect()
+    whiteBottom = a1.y > h8.y && a1.x < h8.x
+  }
+  const pieces = Array.from(document.querySelectorAll("g[data-piece][data-square]"))
+  return { whiteBottom, pieces: pieces.length, fading: pieces.some((p) => p.style.opacity !== ""),
+    bottomClock: document.querySelector("#clock-bottom").textContent }
+}
+const atRest = (b) => b.whiteBottom !== null && b.pieces > 0 && !b.fading
+
+// Whether a1 is drawn below and left of h8 (White at the bottom): waits for `expected`, with the
+// board at rest, and else says what it shows.
+async function whiteAtBottom(page, expected = true) {
+  const r = await until(page, "the board turned", boardProbe, (b) => atRest(b) && b.whiteBottom === expected)
+  return r.ok ? expected : r.value.whiteBottom
+}
+
+// The centre of a square on the screen, once the board is at rest (a click on a board being
+// turned hits the wrong square, or none).
 async function squareCentre(page, square) {
-  const box = await page.locator(`[data-square="${square}"]`).first().boundingBox()
+  await until(page, "the board at rest", boardProbe, atRest)
+  const box = await page.locator(`rect[data-square="${square}"]`).boundingBox()
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 }
 }
 
@@ -94,19 +162,16 @@ async function drag(page, from, to) {
   await page.mouse.up()
 }
 
-// Waits until the game has at least `count` plies; on a timeout says what the page shows.
-async function waitPlies(page, count, ms) {
-  try {
-    await page.waitForFunction((n) => window.bachess.moves().length >= n, count, { timeout: ms })
-    return true
-  } catch {
-    const shown = await page.evaluate(() => [document.querySelector("#status").textContent, window.bachess.moves().join(" ")])
-    console.log(`      (waited ${ms} ms for ${count} plies: status "${shown[0]}", moves "${shown[1]}")`)
-    return false
-  }
+const stateProbe = () => ({ fen: window.bachess.fen(), moves: window.bachess.moves(), uci: window.bachess.uci(),
+  status: document.querySelector("#status").textContent })
+const state = (page) => page.evaluate(stateProbe)
+// Waits until the game has at least `count` plies: the game's state then.
+async function waitPlies(page, count) {
+  return (await until(page, `a game of ${count} plies`, stateProbe, (s) => s.moves.length >= count)).value
 }
-
-const state = (page) => page.evaluate(() => ({ fen: window.bachess.fen(), moves: window.bachess.moves() }))
+// Waits until a piece stands on a square.
+const pieceOn = (page, piece, square) => until(page, "a piece drawn", ([p, s]) =>
+  document.querySelectorAll(`g[data-piece="${p}"][data-square="${s}"]`).length, (n) => n === 1, [piece, square])
 
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 // One SAN move: castling, a piece move, or a pawn move (with promotion); check or mate.
@@ -118,128 +183,125 @@ function sanLine(text) {
 }
 
 // The squares marked as legal destinations (cm-chessboard's dots and bevels).
-const hintSquares = (page) => page.evaluate(() => Array.from(document.querySelectorAll("use.marker-dot, use.marker-bevel"),
-  (u) => u.parentNode.getAttribute("data-square")).sort())
-// Whether a1 is drawn below and left of h8 (White at the bottom), once the board has been
-// redrawn (cm-chessboard turns it asynchronously); waits up to 3 s for `expected`.
-async function whiteAtBottom(page, expected = true) {
-  const test = (want) => {
-    const r1 = document.querySelector('rect[data-square="a1"]'), r8 = document.querySelector('rect[data-square="h8"]')
-    if (!r1 || !r8) return false  // being redrawn
-    const a1 = r1.getBoundingClientRect(), h8 = r8.getBoundingClientRect()
-    return (a1.y > h8.y && a1.x < h8.x) === want
-  }
-  await page.waitForFunction(test, expected, { timeout: 3000 }).catch(() => {})
-  return page.evaluate(test, true)
-}
+const hintProbe = () => Array.from(document.querySelectorAll("use.marker-dot, use.marker-bevel"),
+  (u) => u.parentNode.getAttribute("data-square")).sort()
 const clockSeconds = (text) => { const m = /(\d+):(\d\d)/.exec(text); return m ? 60 * +m[1] + +m[2] : NaN }
-const barPercent = (page) => page.locator("#evalbar-white").evaluate((e) => e.style.height)
+const barProbe = () => ({ height: document.querySelector("#evalbar-white").style.height,
+  score: document.querySelector("#evalbar").getAttribute("data-score") })
 
 async function main() {
-  const port = await freePort()
-  const server = await startServer(port)
+  const { server, port } = await startServer()
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] })
   try {
     const page = await browser.newPage({ viewport: { width: 1100, height: 820 }, acceptDownloads: true })
     const errors = []
     page.on("pageerror", (e) => errors.push(String(e)))
-    // Every command the page sends, with the server's answer.
+    // Every command the page sends, with the server's answer. The answer reaches this list as an
+    // event of the browser's network side, not in step with the page's own code: wait for it.
     const commands = []
     page.on("response", (r) => {
       if (r.url().endsWith("/command")) commands.push({ line: r.request().postData(), status: r.status() })
     })
-    const sent = (line) => commands.some((c) => c.line === line && c.status === 200)
+    const sentNow = (line) => commands.some((c) => c.line === line && c.status === 200)
+    async function sent(line) {
+      const start = Date.now()
+      while (!sentNow(line) && Date.now() - start < LIVENESS_MS) await pause(50)
+      slowest["a command's answer seen"] = Math.max(slowest["a command's answer seen"] || 0, Date.now() - start)
+      return sentNow(line)
+    }
     await page.goto(`http://127.0.0.1:${port}/`)
     await page.fill("#minutes", "0.5")   // the engine's replies come quickly
     await page.fill("#increment", "0")
 
     // The board renders: 64 squares, 32 pieces.
-    await page.waitForSelector('g[data-piece][data-square="e2"]', { timeout: 10000 })
-    const squares = await page.locator("rect[data-square]").count()
-    const pieces = await page.locator("g[data-piece][data-square]").count()
-    check(squares === 64 && pieces === 32, `the board renders: ${squares} squares, ${pieces} pieces`)
+    const drawn = await until(page, "the board drawn", () => [document.querySelectorAll("rect[data-square]").length,
+      document.querySelectorAll("g[data-piece][data-square]").length], ([squares, pieces]) => squares === 64 && pieces === 32)
+    check(drawn.ok, `the board renders: ${drawn.value[0]} squares, ${drawn.value[1]} pieces`)
 
-    await page.evaluate(() => window.bachess.settled())
+    await settled(page)
 
-    // The human's clock runs at the start of the game (5 minutes: the first game began with the page).
-    const clock0 = await page.locator("#clock-bottom").textContent()
-    await page.waitForTimeout(2300)
-    const clock1 = await page.locator("#clock-bottom").textContent()
-    const running = await page.locator("#clock-bottom.running").count()
-    check(/^White/.test(clock0) && clockSeconds(clock1) <= clockSeconds(clock0) - 2 && running === 1,
-      `White's clock counts down while White is to move ("${clock0}" -> "${clock1}" in 2.3 s)`)
+    // The human's clock runs at the start of the game (5 minutes: the first game began with the page):
+    // it drops by 2 s, and no faster than the time that has passed here (plus 1 s, as the display rounds
+    // up, and 0.2 s, as it is redrawn every 200 ms: the first reading may be that old).
+    const clockProbe = () => ({ text: document.querySelector("#clock-bottom").textContent,
+      running: document.querySelectorAll("#clock-bottom.running").length })
+    const clockStart = Date.now()
+    const clock0 = await page.evaluate(clockProbe)
+    const clock1 = await until(page, "the clock 2 s down", clockProbe,
+      (c) => /^White/.test(c.text) && c.running === 1 && clockSeconds(c.text) <= clockSeconds(clock0.text) - 2)
+    const elapsed = (Date.now() - clockStart) / 1000, dropped = clockSeconds(clock0.text) - clockSeconds(clock1.value.text)
+    check(/^White/.test(clock0.text) && clock1.ok && dropped <= elapsed + 1.2,
+      `White's clock counts down while White is to move ("${clock0.text}" -> "${clock1.value.text}" in ${elapsed.toFixed(1)} s)`)
 
-    // Flip: Black at the bottom, and its clock with it; and back.
+    // Flip: Black at the bottom, and its clock with it; and back. The second turn waits for the
+    // first to be over (cm-chessboard drops a turn asked for while another is under way).
     const before = await whiteAtBottom(page)
     await page.click("#flip")
-    const flipped = !(await whiteAtBottom(page, false))
-    await page.waitForFunction(() => /^Black/.test(document.querySelector("#clock-bottom").textContent), null, { timeout: 2000 }).catch(() => {})
-    const bottomClock = await page.locator("#clock-bottom").textContent()
+    const turned = await until(page, "the board turned", boardProbe,
+      (b) => atRest(b) && b.whiteBottom === false && /^Black/.test(b.bottomClock))
     await page.click("#flip")
-    check(before && flipped && /^Black/.test(bottomClock) && (await whiteAtBottom(page)),
-      `Flip turns the board (a1 at the top, "${bottomClock}" at the bottom) and back`)
+    const back = await whiteAtBottom(page)
+    check(before && turned.ok && back,
+      `Flip turns the board (a1 at the top: ${turned.value.whiteBottom === false}, "${turned.value.bottomClock}" at the bottom) and back (${back})`)
 
-    // Legal-move hints: selecting the e2 pawn marks e3 and e4, and only them.
+    // Legal-move hints: selecting the e2 pawn marks e3 and e4, and only them (drawn all at once).
     await click(page, "e2")
-    const hints = await hintSquares(page)
+    const hints = (await until(page, "the hints drawn", hintProbe, (h) => h.length > 0)).value
     check(hints.join(" ") === "e3 e4", `selecting e2 marks its legal moves (${hints.join(" ") || "none"})`)
 
     // A human move by clicking (e2 is selected); the engine answers with a legal move.
     await click(page, "e4")
-    await page.waitForFunction(() => window.bachess.moves().length >= 1, null, { timeout: 5000 })
-    check((await state(page)).moves[0] === "e4", "a move made by clicking e2 then e4 is played (e4)")
-    await page.waitForFunction(() => window.bachess.moves().length >= 2, null, { timeout: 30000 })
-    const afterReply = await state(page)
-    const ucis = await page.evaluate(() => window.bachess.uci())
-    check(afterReply.moves.length === 2 && legalLine(START, ucis) && (await hintSquares(page)).length === 0,
+    check((await waitPlies(page, 1)).moves[0] === "e4", "a move made by clicking e2 then e4 is played (e4)")
+    const afterReply = await waitPlies(page, 2)
+    const hintsAfter = await page.evaluate(hintProbe)
+    check(afterReply.moves.length === 2 && legalLine(START, afterReply.uci) && hintsAfter.length === 0,
       `the engine answers with a legal move (${afterReply.moves[1]})`)
-    await page.waitForSelector(`g[data-piece][data-square="e4"]`)
+    await pieceOn(page, "wp", "e4")
 
     // An illegal drag is refused: the pawn stays, the game does not change.
     await drag(page, "d2", "d5")
-    await page.waitForTimeout(500)
-    const afterDrag = await state(page)
-    const d2 = await page.locator('g[data-piece="wp"][data-square="d2"]').count()
-    const status = await page.locator("#status").textContent()
-    check(afterDrag.moves.length === 2 && d2 === 1 && /illegal/.test(status),
-      `an illegal drag d2-d5 is refused (status: "${status}")`)
+    const refused = await until(page, "an illegal drag refused", () => ({ moves: window.bachess.moves().length,
+      d2: document.querySelectorAll('g[data-piece="wp"][data-square="d2"]').length,
+      status: document.querySelector("#status").textContent }), (r) => /illegal/.test(r.status) && r.d2 === 1)
+    check(refused.ok && refused.value.moves === 2,
+      `an illegal drag d2-d5 is refused (status: "${refused.value.status}", ${refused.value.moves} plies)`)
 
     // A legal drag is played.
     await drag(page, "g1", "f3")
-    await page.waitForFunction(() => window.bachess.moves().length >= 3, null, { timeout: 5000 })
-    check((await state(page)).moves[2] === "Nf3", "a legal drag g1-f3 is played (Nf3)")
+    check((await waitPlies(page, 3)).moves[2] === "Nf3", "a legal drag g1-f3 is played (Nf3)")
 
     // Analysis: 3 principal variations in SAN (MultiPV 3), depth and speed, the best move as an
     // arrow, and the evaluation graph with a point for each search so far.
-    await page.waitForFunction(() => window.bachess.moves().length >= 4, null, { timeout: 30000 })
+    await waitPlies(page, 4)
     await page.check('input[name=mode][value=analyse]')
-    await page.waitForFunction(() => document.querySelectorAll("#lines li").length === 3 &&
-      Array.from(document.querySelectorAll("#lines li")).every((li) => li.textContent.length > 8), null, { timeout: 15000 })
-    await page.waitForTimeout(1500)
-    const lines = await page.locator("#lines li").allTextContents()
-    check(lines.length === 3 && lines.every(sanLine) && sent("setoption name MultiPV value 3"),
+    const analysis = await until(page, "the analysis shown", () => {
+      const c = document.querySelector("#graph"), d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data
+      let stroke = 0
+      for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && d[i + 1] > d[i] + 30 && d[i + 1] > d[i + 2] + 30) stroke++
+      return { lines: Array.from(document.querySelectorAll("#lines li"), (li) => li.textContent),
+        stats: document.querySelector("#search-stats").textContent,
+        arrows: document.querySelectorAll(".arrow, g.arrow, [class*=arrow-]").length,
+        points: window.bachess.evals().filter((e) => e !== undefined).length, stroke }
+    }, (a) => {
+      const m = /^depth (\d+)\s+(\d+) kN\/s$/.exec(a.stats)
+      return a.lines.length === 3 && a.lines.every(sanLine) && m && +m[1] >= 1 && +m[2] > 0 && a.arrows > 0 &&
+        a.points >= 3 && a.stroke > 50
+    })
+    const { lines, stats, arrows, points, stroke } = analysis.value
+    const multiPv = await sent("setoption name MultiPV value 3")
+    check(lines.length === 3 && lines.every(sanLine) && multiPv,
       `analysis shows 3 lines (MultiPV 3), each a score and moves in SAN: ${lines.map((l) => `"${l.slice(0, 40)}"`).join(", ")}`)
-    const stats = await page.locator("#search-stats").textContent()
     const statsMatch = /^depth (\d+)\s+(\d+) kN\/s$/.exec(stats)
     check(statsMatch && +statsMatch[1] >= 1 && +statsMatch[2] > 0, `depth and speed are shown ("${stats}")`)
-    const arrows = await page.locator(".arrow, g.arrow, [class*=arrow-]").count()
     check(arrows > 0, `the best move is drawn as an arrow (${arrows})`)
-    const points = await page.evaluate(() => window.bachess.evals().filter((e) => e !== undefined).length)
-    const stroke = await page.evaluate(() => {
-      const c = document.querySelector("#graph"), d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data
-      let n = 0
-      for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && d[i + 1] > d[i] + 30 && d[i + 1] > d[i + 2] + 30) n++
-      return n
-    })
     check(points >= 3 && stroke > 50, `the evaluation graph has ${points} points after 4 plies (${stroke} pixels of its line)`)
     if (screenshot) await page.screenshot({ path: screenshot })
 
     // PGN export: shown, downloaded as bachess.pgn, and read back by bachess.
     const moves = (await state(page)).moves
-    const [download] = await Promise.all([page.waitForEvent("download", { timeout: 10000 }).catch(() => null),
+    const [download] = await Promise.all([page.waitForEvent("download", { timeout: LIVENESS_MS }).catch(() => null),
       page.click("#export-pgn")])
-    await page.waitForFunction(() => document.querySelector("#pgn").value.includes("1. e4"), null, { timeout: 5000 })
-    const shown = await page.locator("#pgn").inputValue()
+    const shown = (await until(page, "the PGN shown", () => document.querySelector("#pgn").value, (v) => v.includes("1. e4"))).value
     const downloaded = download ? readFileSync(await download.path(), "utf8") : ""
     check(download && download.suggestedFilename() === "bachess.pgn" && downloaded === shown && downloaded.includes("1. e4"),
       `the PGN is downloaded as ${download && download.suggestedFilename()} (${downloaded.length} bytes, the same as shown)`)
@@ -250,80 +312,79 @@ async function main() {
     // PGN import (analysis mode follows).
     await page.fill("#pgn", '[Event "t"]\n[Result "*"]\n\n1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 *\n')
     await page.click("#import-pgn")
-    await page.waitForFunction(() => window.bachess.moves().length === 6, null, { timeout: 5000 })
-    check((await state(page)).moves.join(" ") === "d4 Nf6 c4 e6 Nc3 Bb4", "a pasted PGN is imported (6 plies)")
-    await page.evaluate(() => window.bachess.settled())
+    const pasted = (await until(page, "a PGN imported", stateProbe, (s) => s.moves.length === 6)).value
+    check(pasted.moves.join(" ") === "d4 Nf6 c4 e6 Nc3 Bb4", `a pasted PGN is imported (${pasted.moves.join(" ")})`)
+    await settled(page)
 
     // PGN import from a file.
     await page.setInputFiles("#pgn-file", { name: "game.pgn", mimeType: "text/plain",
       buffer: Buffer.from('[Event "f"]\n[Result "*"]\n\n1. c4 e5 2. Nc3 Nf6 3. g3 d5 4. cxd5 *\n') })
-    await page.waitForFunction(() => window.bachess.moves().length === 7, null, { timeout: 5000 }).catch(() => {})
-    const fromFile = (await state(page)).moves.join(" ")
+    const fromFile = (await until(page, "a PGN imported", stateProbe, (s) => s.moves.length === 7)).value.moves.join(" ")
     check(fromFile === "c4 e5 Nc3 Nf6 g3 d5 cxd5", `a PGN file is imported (${fromFile})`)
-    await page.evaluate(() => window.bachess.settled())
+    await settled(page)
 
     // The evaluation bar: neutral after a new position is set up (no search in play mode with the
-    // human to move), then well over half for White once analysis runs on Black without a queen.
+    // human to move, the lines of the search stopped ignored), then well over half for White once
+    // analysis runs on Black without a queen.
     await page.check('input[name=mode][value=play]')
-    await page.evaluate(() => window.bachess.settled())
+    await settled(page)
     await page.fill("#fen", "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     await page.click("#set-fen")
-    await page.evaluate(() => window.bachess.settled())
-    const neutral = await barPercent(page), neutralScore = await page.locator("#evalbar").getAttribute("data-score")
+    await settled(page)
+    const neutral = await page.evaluate(barProbe)
     await page.check('input[name=mode][value=analyse]')
-    await page.waitForFunction(() => +document.querySelector("#evalbar").dataset.score > 300, null, { timeout: 15000 }).catch(() => {})
-    const queenUp = await barPercent(page), queenUpScore = await page.locator("#evalbar").getAttribute("data-score")
-    check(parseFloat(neutral) === 50 && neutralScore === "0" && parseFloat(queenUp) > 80 && +queenUpScore > 300,
-      `the evaluation bar moves with analysis: ${neutral} (${neutralScore} cp) before, ${queenUp} (${queenUpScore} cp) a queen up`)
+    const queenUp = (await until(page, "the evaluation a queen up", barProbe, (b) => +b.score > 300)).value
+    check(parseFloat(neutral.height) === 50 && neutral.score === "0" && parseFloat(queenUp.height) > 80 && +queenUp.score > 300,
+      `the evaluation bar moves with analysis: ${neutral.height} (${neutral.score} cp) before, ${queenUp.height} (${queenUp.score} cp) a queen up`)
 
     // Promotion through the dialog: an under-promotion to a knight.
     await page.check('input[name=mode][value=play]')
-    await page.evaluate(() => window.bachess.settled())
+    await settled(page)
     await page.fill("#fen", "8/P6k/8/8/8/8/8/K7 w - - 0 1")
     await page.click("#set-fen")
-    await page.waitForSelector('g[data-piece="wp"][data-square="a7"]')
+    await settled(page)
+    await pieceOn(page, "wp", "a7")
     await click(page, "a7")
     await click(page, "a8")
-    await page.waitForSelector('.promotion-dialog-button[data-piece="wn"]', { timeout: 5000 })
+    await page.waitForSelector('.promotion-dialog-button[data-piece="wn"]', { timeout: LIVENESS_MS })
     await page.locator('.promotion-dialog-button[data-piece="wn"]').click()
-    await page.waitForFunction(() => window.bachess.moves().length >= 1, null, { timeout: 5000 })
-    check((await state(page)).moves[0] === "a8=N", `a promotion chosen in the dialog (${(await state(page)).moves[0]})`)
+    const promoted = await waitPlies(page, 1)
+    check(promoted.moves[0] === "a8=N", `a promotion chosen in the dialog (${promoted.moves[0]})`)
 
     // A FEN set up with Chess960 ticked: a Chess960 game, and the engine told so.
     const fen960 = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1"
     await page.fill("#fen", fen960)
     await page.check("#chess960")
     await page.click("#set-fen")
-    await page.evaluate(() => window.bachess.settled())
+    await settled(page)
     const set960 = await page.evaluate(() => [window.bachess.chess960(), window.bachess.startFen()])
-    const told960 = sent("setoption name UCI_Chess960 value true")
-    await page.waitForSelector('g[data-piece="wb"][data-square="a1"]', { timeout: 3000 }).catch(() => {})
-    check(set960[0] === true && set960[1] === fen960 && told960 &&
-      (await page.locator('g[data-piece="wb"][data-square="a1"]').count()) === 1,
+    const told960 = await sent("setoption name UCI_Chess960 value true")
+    const bishop960 = await pieceOn(page, "wb", "a1")
+    check(set960[0] === true && set960[1] === fen960 && told960 && bishop960.ok,
       `a FEN set up with Chess960 ticked is a Chess960 game (${set960[0]}, ${set960[1]}), and the engine is told (${told960})`)
 
     // Chess960: a new game from a random start, a pawn move by clicks, a legal reply.
     await page.fill("#minutes", "0.5")
     await page.click("#new-960")
-    await page.evaluate(() => window.bachess.settled())
-    await page.waitForFunction(() => window.bachess.chess960() && window.bachess.moves().length === 0, null, { timeout: 5000 })
+    await settled(page)
+    const new960 = await until(page, "a Chess960 game", () => window.bachess.chess960() && window.bachess.moves().length === 0,
+      (ok) => ok)
     const start960 = await page.evaluate(() => window.bachess.startFen())
     // The board must show the new start before the clicks (a click on a half-redrawn board hits
     // no square). A b2 pawn stands in every Chess960 start, so it is White's back rank that tells
     // the new start from the one before.
     const backRank = start960.split(" ")[0].split("/")[7].toLowerCase()
-    await page.waitForFunction((rank) => [...rank].every((piece, file) =>
-      document.querySelector(`g[data-piece="w${piece}"][data-square="${"abcdefgh"[file]}1"]`)), backRank, { timeout: 5000 })
+    await until(page, "the Chess960 start drawn", (rank) => [...rank].every((piece, file) =>
+      document.querySelector(`g[data-piece="w${piece}"][data-square="${"abcdefgh"[file]}1"]`)), (ok) => ok, backRank)
     await click(page, "b2")
     await click(page, "b3")
-    await waitPlies(page, 2, 30000)
-    const ucis960 = await page.evaluate(() => window.bachess.uci())
-    check(ucis960.length === 2 && legalLine(start960, ucis960), `Chess960 from ${start960.split(" ")[0]}: b3 and the engine's legal reply ${ucis960[1]}`)
+    const ucis960 = (await waitPlies(page, 2)).uci
+    check(new960.ok && ucis960.length === 2 && legalLine(start960, ucis960),
+      `Chess960 from ${start960.split(" ")[0]}: b3 and the engine's legal reply ${ucis960[1]}`)
     await page.click("#export-pgn")
-    await page.waitForFunction(() => document.querySelector("#pgn").value.includes("chess960"), null, { timeout: 5000 })
     // `book read` takes standard chess only, so the Chess960 PGN is checked as text: its tags,
     // and its SAN (bachess's game log) against the page's (chessops).
-    const pgn960 = await page.locator("#pgn").inputValue()
+    const pgn960 = (await until(page, "the PGN shown", () => document.querySelector("#pgn").value, (v) => v.includes("chess960"))).value
     const sans960 = (await state(page)).moves
     check(pgn960.includes('[Variant "chess960"]') && pgn960.includes(`[FEN "${start960}"]`) &&
       pgn960.includes(`1. ${sans960[0]} ${sans960[1]}`),
@@ -335,38 +396,37 @@ async function main() {
     await page.fill("#elo", "1200")
     await page.fill("#minutes", "0.5")
     await page.click("#new-game")
-    await page.evaluate(() => window.bachess.settled())
-    await waitPlies(page, 1, 30000)
-    const opening = await page.evaluate(() => window.bachess.uci())
+    await settled(page)
+    const opening = (await waitPlies(page, 1)).uci
     check(opening.length === 1 && legalLine(START, opening) && !(await whiteAtBottom(page, false)),
       `playing Black, the engine opens as White (${opening[0]}), Black at the bottom`)
-    check(sent("setoption name UCI_LimitStrength value true") && sent("setoption name UCI_Elo value 1200"),
+    check((await sent("setoption name UCI_LimitStrength value true")) && (await sent("setoption name UCI_Elo value 1200")),
       "the strength reaches the engine: setoption UCI_LimitStrength true and UCI_Elo 1200 accepted")
 
     // Take back: after the human's move and the engine's reply, back to the human's move.
-    await page.waitForSelector('g[data-piece="bp"][data-square="a7"]')
+    await pieceOn(page, "bp", "a7")
     await click(page, "a7")
     await click(page, "a6")
-    await waitPlies(page, 3, 30000)
-    const three = (await state(page)).moves.length
+    const three = (await waitPlies(page, 3)).moves.length
     await page.click("#takeback")
-    await page.evaluate(() => window.bachess.settled())
-    await page.waitForSelector('g[data-piece="bp"][data-square="a7"]', { timeout: 3000 }).catch(() => {})
-    const afterTakeback = await state(page)
-    check(three === 3 && afterTakeback.moves.length === 1 && afterTakeback.fen.split(" ")[1] === "b" &&
-      (await page.locator('g[data-piece="bp"][data-square="a7"]').count()) === 1,
-      `take back undoes the engine's reply and the human's move (${three} plies -> ${afterTakeback.moves.length}: ${afterTakeback.fen})`)
+    await settled(page)
+    const takenBack = await until(page, "a move taken back", () => ({ moves: window.bachess.moves().length,
+      fen: window.bachess.fen(), a7: document.querySelectorAll('g[data-piece="bp"][data-square="a7"]').length }),
+    (t) => t.moves === 1 && t.a7 === 1)
+    check(three === 3 && takenBack.ok && takenBack.value.fen.split(" ")[1] === "b",
+      `take back undoes the engine's reply and the human's move (${three} plies -> ${takenBack.value.moves}: ${takenBack.value.fen})`)
 
     // New game, as White: the start position, no moves.
     await page.selectOption("#colour", "w")
     await page.click("#new-game")
-    await page.evaluate(() => window.bachess.settled())
+    await settled(page)
     const fresh = await state(page)
-    check(fresh.moves.length === 0 && fresh.fen === START && (await whiteAtBottom(page)) &&
-      (await page.locator("g[data-piece][data-square]").count()) === 32,
-      `New game starts afresh (${fresh.moves.length} moves, ${fresh.fen.split(" ")[0]})`)
+    const freshBoard = await until(page, "the board turned", boardProbe, (b) => atRest(b) && b.whiteBottom && b.pieces === 32)
+    check(fresh.moves.length === 0 && fresh.fen === START && freshBoard.ok,
+      `New game starts afresh (${fresh.moves.length} moves, ${fresh.fen.split(" ")[0]}, ${freshBoard.value.pieces} pieces)`)
 
     check(errors.length === 0, `no script errors on the page${errors.length ? ": " + errors[0] : ""}`)
+    for (const [kind, ms] of Object.entries(slowest).sort((a, b) => b[1] - a[1])) console.log(`note  slowest ${kind}: ${(ms / 1000).toFixed(2)} s`)
   } finally {
     await browser.close()
     server.kill("SIGTERM")
