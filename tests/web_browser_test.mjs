@@ -62,8 +62,9 @@ function check(ok, what) {
 // Liveness: the longest the test waits for any one thing the page or the engine should do (a
 // board drawn, a move answered, a command's reply) before it counts as not done. No check rests
 // on how fast this happens: every wait is for the condition checked, and the check reads what
-// the wait saw. Measured worst case of any wait (optimised build, stress-ng --cpu 2, 3 runs):
-// MEASURED_WAIT (the engine's replies, on a 5-minute and 30-second clock); 60 s is a margin of MARGIN_WAIT.
+// the wait saw. Measured worst case of any wait (the "note slowest" lines at the end), idle and
+// under stress-ng --cpu 2, 3 runs: 2.7 s, the engine's reply on a 5-minute clock (its own time
+// management); all else at most 0.6 s, but the clock's 2 s (2.0 s); 60 s is a margin of 20 times.
 const LIVENESS_MS = 60000
 const slowest = {}  // the slowest wait of each kind, printed at the end: the figures behind LIVENESS_MS
 const pause = (ms) => new Promise((done) => setTimeout(done, ms))
