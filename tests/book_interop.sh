@@ -124,17 +124,56 @@ OwnBook = false
 EOF
 LINES=("" "e2e4" "d2d4" "c2c4" "g1f3" "e2e4 c7c5" "e2e4 e7e5" "d2d4 g8f6" "e2e4 c7c5 g1f3" "d2d4 g8f6 c2c4"
        "e2e4 e7e5 g1f3 b8c6" "d2d4 d7d5 c2c4" "e2e4 c7c6 d2d4 d7d5" "e2e4 e7e6 d2d4 d7d5" "c2c4 e7e5 b1c3")
-{
-    printf 'xboard\nprotover 2\n'
-    sleep 0.5
-    for line in "${LINES[@]}"; do
-        printf 'new\nforce\n'
-        for m in $line; do printf '%s\n' "$m"; done
-        printf 'st 1\ngo\n'
+# Driven line by line: the handshake waits for polyglot's `feature ... done=1`
+# and each `go` for polyglot's `move` answer before the next position is set
+# up (before, fixed sleeps of 0.5 s and 2 s framed the whole input, and a
+# late answer shifted every later line of the comparison). ADAPTER_WAIT is a
+# liveness bound on each answer: measured under stress-ng --cpu 2 with other
+# suites running (load average up to 23, 4 runs), the longest wait (polyglot
+# starting bachess, up to `feature done=1`) was 2.2 s; a book answer is
+# immediate, a position out of polyglot's book would take st 1 = 1 s of
+# search. 30 s is over 13 times the longest.
+ADAPTER_WAIT=30
+adapter_longest=0
+coproc PG { exec "$POLYGLOT" pg.ini 2>/dev/null; }
+# shellcheck disable=SC2153 # PG_PID is set by coproc
+pg_pid=$PG_PID pg_in=${PG[1]} pg_out=${PG[0]}
+# pg_expect REGEX: reads polyglot's output until a line matches; sets LINE.
+pg_expect() {
+    local start now
+    start=$(date +%s%3N)
+    while IFS= read -r -t "$ADAPTER_WAIT" LINE <&"$pg_out"; do
+        LINE=${LINE%$'\r'}
+        if [[ $LINE =~ $1 ]]; then
+            now=$(date +%s%3N)
+            [ $((now - start)) -le "$adapter_longest" ] || adapter_longest=$((now - start))
+            return 0
+        fi
+        [ $(($(date +%s%3N) - start)) -lt $((ADAPTER_WAIT * 1000)) ] || break
     done
-    sleep 2
-    printf 'quit\n'
-} | timeout 60 "$POLYGLOT" pg.ini 2> /dev/null | grep '^move ' | sed 's/^move //' > adapter.txt
+    LINE=""
+    return 1
+}
+: >adapter.txt
+printf 'xboard\nprotover 2\n' >&"$pg_in"
+if pg_expect 'feature .*done=1'; then
+    for line in "${LINES[@]}"; do
+        printf 'new\nforce\n' >&"$pg_in"
+        for m in $line; do printf '%s\n' "$m" >&"$pg_in"; done
+        printf 'st 1\ngo\n' >&"$pg_in"
+        pg_expect '^move ' || bad "polyglot gave no move within $ADAPTER_WAIT s after '$line'"
+        echo "${LINE#move }" >>adapter.txt
+    done
+else
+    bad "polyglot as an adapter: no 'feature ... done=1' within $ADAPTER_WAIT s"
+fi
+{ printf 'quit\n' >&"$pg_in"; } 2>/dev/null
+exec {pg_in}>&-
+# polyglot ends on quit; it is killed if it is still there after ADAPTER_WAIT
+for _ in $(seq $((ADAPTER_WAIT * 10))); do kill -0 "$pg_pid" 2>/dev/null || break; sleep 0.1; done
+kill "$pg_pid" 2>/dev/null && bad "polyglot did not end after quit"
+wait "$pg_pid" 2>/dev/null
+echo "      polyglot adapter: longest wait for an answer $adapter_longest ms"
 i=0
 agree=0
 for line in "${LINES[@]}"; do
@@ -202,6 +241,12 @@ for f in truncated.bin oversize.bin garbage.bin empty.bin "$GAMES" missing.bin; 
         bad "no clear message for $f: $(cat damaged.log)"
     fi
 done
+# The `timeout`s of the engine runs below (20, 30 and 120 s) are liveness
+# bounds: every input is sent at once and read in order, and each check counts
+# answers (one bestmove per go, whatever stops the search), so no timing can
+# change a verdict. Measured under stress-ng --cpu 2 with other suites running
+# (load average 23, 3 runs): this run at most 0.25 s, the 30 games 0.85 s, the
+# 100 suite positions 0.52 s; the bounds are over 20 times those.
 printf 'uci\nsetoption name BookFile value %s\nisready\nposition startpos\ngo movetime 200\nisready\nquit\n' "$T/garbage.bin" \
     | timeout 20 "$BACHESS" > uci-bad.log 2>&1
 if grep -q "info string error: book .* refused" uci-bad.log && grep -q "^bestmove [a-h][1-8][a-h][1-8]" uci-bad.log; then
