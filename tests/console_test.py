@@ -24,7 +24,35 @@ import time
 import traceback
 
 PROMPT = re.compile(rb"(White|Black)> $")
+# Every wait below is for an event (the prompt, a pattern, the end of the
+# process) and TIMEOUT only bounds it, for liveness: no check depends on how
+# fast the machine is. The prompt is printed once a command has finished
+# (src/protocol/console.c), so reading up to it cannot race the program.
+# Measured under stress-ng --cpu 2 with other suites running (load average
+# 13 to 23; 5 runs of each build): the longest single wait was 1.0 s (the
+# sanitizer build loading the tables after `set SyzygyPath`), so TIMEOUT =
+# 30 s is thirty times that. The whole-process runs (subprocess.run, a pipe)
+# are bounded by RUN_TIMEOUT: the longest took 0.27 s (the sanitizer build);
+# 120 s, the old bound of the longest of them, is kept.
 TIMEOUT = float(os.environ.get("CONSOLE_TEST_TIMEOUT", "30"))
+RUN_TIMEOUT = 120
+# The longest wait of the scenario under way (seconds, what): printed with its
+# PASS line, to keep the measurement above current.
+longest = [0.0, ""]
+
+
+def note_wait(seconds, what):
+    if seconds > longest[0]:
+        longest[0], longest[1] = seconds, what
+
+
+def run_(args, **kwargs):
+    """subprocess.run, bounded by RUN_TIMEOUT, its duration noted."""
+    start = time.monotonic()
+    try:
+        return subprocess.run(args, timeout=RUN_TIMEOUT, **kwargs)
+    finally:
+        note_wait(time.monotonic() - start, "run %s" % " ".join(os.path.basename(str(a)) for a in args[:2]))
 
 
 class Failure(Exception):
@@ -50,6 +78,7 @@ class Console:
         self.fd = master
         self.buffer = b""
         self.transcript = b""
+        self.last_sent = "(start)"
 
     def _read(self, timeout):
         ready, _, _ = select.select([self.fd], [], [], timeout)
@@ -67,11 +96,13 @@ class Console:
         """Reads until `pattern` (bytes regex) matches; returns the text up to
         and including the match, and keeps the rest."""
         regex = re.compile(pattern, re.M) if isinstance(pattern, bytes) else pattern
-        deadline = time.monotonic() + timeout
+        start = time.monotonic()
+        deadline = start + timeout
         while True:
             m = regex.search(self.buffer)
             if m:
                 text, self.buffer = self.buffer[:m.end()], self.buffer[m.end():]
+                note_wait(time.monotonic() - start, "%s after %r" % (regex.pattern[:30], self.last_sent))
                 return text.decode("utf-8", "replace")
             left = deadline - time.monotonic()
             if left <= 0:
@@ -82,6 +113,7 @@ class Console:
                               % (pattern, self.buffer[-1500:].decode("utf-8", "replace")))
 
     def send(self, line):
+        self.last_sent = line
         os.write(self.fd, line.encode() + b"\n")
 
     def command(self, line, timeout=TIMEOUT):
@@ -92,10 +124,12 @@ class Console:
     def eof(self, timeout=TIMEOUT):
         """Ctrl-D at the start of a line: end of input. Returns the exit code."""
         os.write(self.fd, b"\x04")
-        deadline = time.monotonic() + timeout
+        start = time.monotonic()
+        deadline = start + timeout
         while self.proc.poll() is None and time.monotonic() < deadline:
             self._read(0.1)
         check(self.proc.poll() is not None, "still running %.0f s after end of input" % timeout)
+        note_wait(time.monotonic() - start, "exit after end of input")
         while self._read(0.05):
             pass
         return self.proc.returncode
@@ -127,7 +161,7 @@ def pgn_extract_accepts(path, count):
     check(os.path.exists(tool), "pgn-extract is not installed (scripts/install-test-deps.sh)")
     work = os.path.dirname(path)
     log, out = os.path.join(work, "pgn-extract.log"), os.path.join(work, "pgn-extract.pgn")
-    subprocess.run([tool, "-s", "--nobadresults", "-l" + log, "-o" + out, path], check=True, timeout=60)
+    run_([tool, "-s", "--nobadresults", "-l" + log, "-o" + out, path], check=True)
     complaints = open(log).read()
     check(complaints.strip() == "", "pgn-extract complained about %s:\n%s" % (path, complaints))
     kept = open(out).read().count("[Event ")
@@ -318,7 +352,7 @@ def t_bad_input_never_crashes(exe, work):
             + b"fen\nsetboard 8/8/8/8/8/8/8/8 w - - 0 1\nlevel\nlevel nan\nlevel 1e300\ndepth -1\n"
             + b"depth 1000\nauto -5\nauto 2x\nsave\npgn\nset\nset =\nset Hash=0\nundo\nundo\n"
             + b"fen " + b"k" * 5000 + b"\n" + b"e4 e5 Nf3\n" + b"\t  \r\n" + b"e4\n" + b"undo\n" * 5)
-    run = subprocess.run([exe], input=junk, cwd=work, capture_output=True, timeout=120)
+    run = run_([exe], input=junk, cwd=work, capture_output=True)
     out = run.stdout.decode("utf-8", "replace")
     check(run.returncode == 0, "exit code %d; stderr:\n%s" % (run.returncode, run.stderr[-2000:]))
     check(not out.startswith("bachess:"), "a banner on a pipe:\n%s" % out[:200])
@@ -328,19 +362,19 @@ def t_bad_input_never_crashes(exe, work):
     check("Bad FEN" in out and "Nothing to take back" in out, out[-3000:])
     check("\u265c" not in out, "Unicode on a pipe")
 
-    run = subprocess.run([exe], input=b"", cwd=work, capture_output=True, timeout=30)
+    run = run_([exe], input=b"", cwd=work, capture_output=True)
     check(run.returncode == 0 and run.stdout == b"", "empty input: rc %d, %r" % (run.returncode, run.stdout))
 
 
 def t_protocol_first_line_still_uci(exe, work):
-    run = subprocess.run([exe], input=b"uci\nisready\nquit\n", cwd=work, capture_output=True, timeout=30)
+    run = run_([exe], input=b"uci\nisready\nquit\n", cwd=work, capture_output=True)
     out = run.stdout.decode()
     check("uciok" in out and "readyok" in out, out)
     check("option name PGNLog type string default <empty>" in out, "no PGNLog option:\n%s" % out)
     check("option name ConnTrace type string default <empty>" in out, "no ConnTrace option:\n%s" % out)
     trace = os.path.join(work, "trace.txt")
-    run = subprocess.run([exe], input=("uci\nsetoption name ConnTrace value %s\nisready\nquit\n" % trace).encode(),
-                         cwd=work, capture_output=True, timeout=30)
+    run = run_([exe], input=("uci\nsetoption name ConnTrace value %s\nisready\nquit\n" % trace).encode(),
+               cwd=work, capture_output=True)
     check(os.path.exists(trace), "ConnTrace wrote no file")
     text = open(trace).read()
     check(re.search(r"^\d+ < isready$", text, re.M) and re.search(r"^\d+ > readyok$", text, re.M),
@@ -351,7 +385,7 @@ def t_chess960(exe, work):
     """new960 N, castling by SAN, the PGN's Variant tag; a bad number."""
     script = ("new960 518\nboard\nnew960 0\nfen bbqnn1kr/pppppppp/8/8/8/8/PPPPPPPP/BBQNN1KR w Hh - 0 1\n"
               "human\nO-O\nmoves\nnew960 960\nnew960 x\nfen 4k3/8/8/8/8/8/8/4K2R w Q - 0 1\nsave c960.pgn\n")
-    run = subprocess.run([exe], input=script.encode(), cwd=work, capture_output=True, timeout=60)
+    run = run_([exe], input=script.encode(), cwd=work, capture_output=True)
     out = run.stdout.decode("utf-8", "replace")
     check(run.returncode == 0, "exit code %d" % run.returncode)
     check("Chess960 start position 518" in out and "Chess960 start position 0" in out, out[:400])
@@ -389,7 +423,7 @@ def t_chess960_random(exe, work):
     and a game that goes on (the saved PGN has the Variant and FEN tags)."""
     check(scharnagl_back_rank(518) == "RNBQKBNR" and scharnagl_back_rank(0) == "BBQNNRKR", "the numbering helper")
     script = "new960\nboard\nmoves\ndepth 2\nb4\nauto 6\nsave r960.pgn\n"
-    run = subprocess.run([exe], input=script.encode(), cwd=work, capture_output=True, timeout=120)
+    run = run_([exe], input=script.encode(), cwd=work, capture_output=True)
     out = run.stdout.decode("utf-8", "replace")
     check(run.returncode == 0, "exit code %d" % run.returncode)
     m = re.search(r"^Chess960 start position (\d+)$", out, re.M)
@@ -463,10 +497,12 @@ def main():
     for scenario in SCENARIOS:
         work = tempfile.mkdtemp(prefix="bachess-console-")
         start = time.monotonic()
+        longest[0], longest[1] = 0.0, ""
         try:
             scenario(exe, work)
             passed += 1
-            print("PASS %s (%.1f s)" % (scenario.__name__, time.monotonic() - start), flush=True)
+            print("PASS %s (%.1f s; longest wait %.2f s: %s)" % (scenario.__name__, time.monotonic() - start,
+                                                                 longest[0], longest[1]), flush=True)
             shutil.rmtree(work, ignore_errors=True)
         except Exception as e:  # a failure or an unexpected error: report and go on
             failed += 1
