@@ -13,12 +13,18 @@
 # sends `go ponder`, `ponderhit` and the stop/position/go of a ponder miss.
 # The run fails (exit 1) when
 #   - XBoard fails or times out, or the PGN does not hold GAMES finished games;
-#   - a game ends by a forfeit, a false claim, an illegal move, a loss on time
-#     or an engine that exited (the PGN, or XBoard's debug log, says so);
+#   - bachess loses a game by a forfeit, a false claim, an illegal move, a
+#     loss on time or by exiting (the PGN says so), or XBoard's debug log says
+#     the first engine (polyglot with bachess) exited or failed to start. A
+#     loss on time by XBoard's wall clock is bachess's only if its own clock
+#     agrees: its ConnTrace shows it had used all the time of its last `go`
+#     (polyglot's and XBoard's delays under load are not bachess's);
 #   - the engine answers an illegal-move or error line to XBoard, or an
 #     `info string error` to polyglot;
 #   - in polyglot's log, a `go` is not answered by exactly one `bestmove`
 #     before the next `go` (or a bestmove comes with no go).
+# A game Fairy-Max loses that way (its flag falls by XBoard's wall clock when
+# the machine is loaded) is its defect, not bachess's: reported as information.
 # Needs the Debian packages xboard xvfb xauth polyglot fairymax
 # (scripts/install-test-deps.sh); the engines live in /usr/games.
 set -u
@@ -37,7 +43,8 @@ OUT=$(cd "$OUT" && pwd)
 PGN=$OUT/games.pgn
 DEBUG=$OUT/xboard.debug
 PGLOG=$OUT/polyglot.log
-rm -f "$PGN" "$DEBUG" "$PGLOG"
+TRACE=$OUT/trace-first.log
+rm -f "$PGN" "$DEBUG" "$PGLOG" "$TRACE"
 
 PATH=$PATH:/usr/games
 export PATH
@@ -48,16 +55,27 @@ for tool in xboard xvfb-run polyglot fairymax; do
     fi
 done
 
-# Enough for GAMES games of 10 s + 0.1 s per side even if they run long.
-LIMIT=$((GAMES * 60 + 60))
+# LIMIT, the seconds XBoard may take (a liveness bound, not a speed check):
+# XBoard adjudicates a draw after MAX_MOVES moves, so each side's clock holds
+# at most 10 s + MAX_MOVES x 0.1 s = 25 s, and -autoCallFlag ends a game whose
+# clock runs out; both clocks spent, plus OVERHEAD seconds a game for what no
+# clock counts (engine and polyglot start-up, -matchPause, XBoard's work),
+# plus START for xvfb. Measured: the time no clock counts was at most 5.5 s a
+# game (XBoard's elapsed time minus the move times in the PGN; 9 runs of 2
+# games of this script and xboard-match.sh under stress-ng --cpu 2 with other
+# suites running, load average up to 23); OVERHEAD = 60 s is about eleven
+# times that. START = 60 s: xvfb and XBoard start in under 2 s under stress.
+# (The old bound, 60 s a game, had no room for the increments of a long game.)
+MAX_MOVES=150 OVERHEAD=60 START=60
+LIMIT=$((GAMES * (2 * (10 + MAX_MOVES / 10) + OVERHEAD) + START))
 echo "polyglot-match: $GAMES games, bachess (UCI, through polyglot) vs fairymax, 10+0.1; logs in $OUT"
 start=$(date +%s)
 cd "$OUT" || exit 2
 timeout "$LIMIT" xvfb-run -a xboard \
-    -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" -fUCI \
+    -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" -fUCI -firstInitString "new\nrandom\noption ConnTrace=$TRACE\n" \
     -adapterCommand "polyglot -noini -log true -lf \"$PGLOG\" -ec \"%fcp\" -ed \"%fd\"" \
     -scp fairymax \
-    -mg "$GAMES" -tc 0:10 -inc 0.1 -matchPause 500 -autoCallFlag true \
+    -mg "$GAMES" -tc 0:10 -inc 0.1 -matchPause 500 -autoCallFlag true -adjudicateDrawMoves "$MAX_MOVES" \
     -noGUI -xexit -soundProgram true -saveSettingsOnExit false \
     -debug -nameOfDebugFile "$DEBUG" -sgf "$PGN" >"$OUT/xboard.out" 2>&1
 status=$?
@@ -71,6 +89,75 @@ fail() {
     failures=$((failures + 1))
 }
 
+# pgn_abnormal_ends PGN: one line for each game whose text shows a forfeit,
+# false claim, illegal move, time loss or exit: "INFO ..." when the opponent
+# lost it (bachess won: the defect was the opponent's), "FAIL ..." otherwise
+# (bachess lost or drew it). (The same as in scripts/xboard-match.sh.)
+pgn_abnormal_ends() {
+    awk '
+        function tag(line) { sub(/^\[[A-Za-z]+ "/, "", line); sub(/"\]\r?$/, "", line); return line }
+        function judge(   me_white, me_black, won) {
+            if (text == "" || tolower(text) !~ /forfeit|false (win|draw|illegal|claim)|illegal|invalid move|on time|exited|disconnect|crash|lost contact/)
+                return
+            me_white = tolower(white) ~ /^bachess/; me_black = tolower(black) ~ /^bachess/
+            won = (result == "1-0" && me_white && !me_black) || (result == "0-1" && me_black && !me_white)
+            detail = text; sub(/.*\{/, "{", detail)
+            printf "%s round %s, %s - %s, %s: %s\n", won ? "INFO" : "FAIL", round, white, black, result, detail
+        }
+        /^\[Event / { judge(); text = ""; white = black = result = round = "" }
+        /^\[White / { white = tag($0) }
+        /^\[Black / { black = tag($0) }
+        /^\[Result / { result = tag($0) }
+        /^\[Round / { round = tag($0) }
+        { text = text " " $0 }
+        END { judge() }' "$1"
+}
+
+# own_clock TRACE ROUND: bachess's own account of its last turn in game ROUND,
+# from its ConnTrace ("<ms> < line" when it reads a line, "<ms> > line" after
+# writing one; a game ends at the next `ucinewgame`, or at the end): "ok USED
+# GIVEN" when it had used USED ms of its own clock, less than the GIVEN ms
+# (wtime or btime, its side's) of its last `go`, when it answered bestmove or
+# read `stop`; "over USED GIVEN" when it had used all of it; "none" without
+# such a turn. The turn starts when bachess reads `go` (not ponder) or
+# `ponderhit`: time spent before, in XBoard, polyglot or the pipe, is not on
+# its clock.
+own_clock() {
+    awk -v round="$2" '
+        function report() {
+            if (on_move) { used = $1 - start; had = turn_given }
+            if (!on_move && !moved) { print "none"; done = 1; exit }
+            print (used < had ? "ok" : "over"), used, had; done = 1; exit
+        }
+        $2 == "<" && $3 == "ucinewgame" { if (gos && ++games == round) report(); gos = moved = on_move = 0 }
+        $2 == "<" && $3 == "position" {
+            white = 1
+            if ($4 == "fen") white = ($6 == "w")
+            n = 0; for (i = 4; i <= NF; i++) if ($i == "moves") { n = NF - i; break }
+            if (n % 2) white = !white
+        }
+        $2 == "<" && $3 == "go" {
+            gos++; ponder = 0
+            for (i = 4; i < NF; i++) { if ($i == "wtime") wt = $(i + 1); if ($i == "btime") bt = $(i + 1) }
+            for (i = 4; i <= NF; i++) if ($i == "ponder") ponder = 1
+            turn_given = white ? wt : bt
+            if (ponder) pondering = 1; else { start = $1; on_move = 1 }
+        }
+        $2 == "<" && $3 == "ponderhit" && pondering { start = $1; on_move = 1; pondering = 0 }
+        ($2 == "<" && $3 == "stop") || ($2 == ">" && $3 == "bestmove") {
+            if (on_move) { used = $1 - start; had = turn_given; on_move = 0; moved = 1 }
+            pondering = 0
+        }
+        END { if (!done && gos && ++games == round) report(); if (!done) print "none" }' "$1"
+}
+
+# The seconds of thinking the PGN records (-pgnExtendedInfo: {score/depth seconds}).
+pgn_clock_seconds() {
+    awk '{ while (match($0, /\{[-+]?[0-9.]+\/[0-9]+ [0-9.]+\}/)) {
+               n = split(substr($0, RSTART + 1, RLENGTH - 2), f, " "); t += f[2]; $0 = substr($0, RSTART + RLENGTH) } }
+         END { printf "%.1f", t }' "$1"
+}
+
 [ "$status" = 0 ] || fail "xboard exit code $status (124 means it ran out of its $LIMIT s); see $OUT/xboard.out"
 
 # ---- the PGN: every game finished, for a normal reason ------------------------
@@ -78,8 +165,25 @@ if [ -f "$PGN" ]; then
     results=$(grep -c '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$PGN")
     [ "$results" = "$GAMES" ] || fail "the PGN holds $results finished games, not $GAMES"
     grep -a -o '{[^}]*} *\(1-0\|0-1\|1/2-1/2\|\*\)' "$PGN" | sed 's/^/polyglot-match: game end: /'
-    bad=$(grep -a -i -E 'forfeit|false (win|draw|illegal|claim)|illegal|on time|exited|disconnect|crash|lost contact' "$PGN")
-    [ -z "$bad" ] || fail "the PGN shows a forfeit, false claim, illegal move, time loss or exit: $bad"
+    clocks=$(pgn_clock_seconds "$PGN")
+    echo "polyglot-match: time outside the clocks: $elapsed s elapsed, $clocks s of move times in the PGN"
+    pgn_abnormal_ends "$PGN" >"$OUT/abnormal.txt"
+    while IFS= read -r verdict; do
+        case $verdict in
+            FAIL*on\ time*) # XBoard's wall clock says bachess lost on time: its own clock judges
+                round=${verdict#FAIL round } round=${round%%,*}
+                set -- none
+                # shellcheck disable=SC2046 # the verdict is split into its words on purpose
+                [ -f "$TRACE" ] && set -- $(own_clock "$TRACE" "$round")
+                case $1 in
+                    ok) echo "polyglot-match: info: XBoard's wall clock flagged bachess, but by its own clock (ConnTrace) it had used $2 ms of the $3 ms it had on its last turn: the time went outside the engine (polyglot, XBoard, load): ${verdict#FAIL }" ;;
+                    over) fail "bachess lost on time, by its own clock too ($2 ms used of $3 ms on its last turn): ${verdict#FAIL }" ;;
+                    *) fail "bachess lost on time and its ConnTrace shows no last turn to judge it by: ${verdict#FAIL }" ;;
+                esac ;;
+            FAIL*) fail "the PGN shows a forfeit, false claim, illegal move, time loss or exit by bachess: ${verdict#FAIL }" ;;
+            INFO*) echo "polyglot-match: info: fairymax lost a game by its own defect (not bachess's): ${verdict#INFO }" ;;
+        esac
+    done <"$OUT/abnormal.txt"
 else
     fail "no PGN written"
 fi
@@ -88,7 +192,8 @@ fi
 if [ -f "$DEBUG" ]; then
     bad=$(grep -a -E '^[0-9]* <first *: *(Illegal move|Error|tellusererror)' "$DEBUG" | head -5)
     [ -z "$bad" ] || fail "bachess (through polyglot) sent to xboard: $bad"
-    bad=$(grep -a -i -E 'exited unexpectedly|forfeit|false (win|draw|illegal)|wins on time|loses on time' "$DEBUG" | head -5)
+    # (Game ends are judged from the PGN above, where each game names its players.)
+    bad=$(grep -a -i -E 'first chess program .*exited unexpectedly|failed to start first ' "$DEBUG" | head -5)
     [ -z "$bad" ] || fail "xboard's debug log: $bad"
 else
     fail "no xboard debug log written"

@@ -13,15 +13,24 @@
 # The match is 10 s + 0.1 s a move with pondering on (xboard sends `hard`).
 # It fails (exit 1) when
 #   - XBoard fails or times out, or the PGN does not hold GAMES finished games;
-#   - a game ends by a forfeit, a false claim, an illegal move, a loss on
-#     time or an engine that exited (the PGN or XBoard's debug log says so);
+#   - bachess loses a game by a forfeit, a false claim, an illegal move, a
+#     loss on time or by exiting (the PGN says so), or XBoard's debug log says
+#     bachess exited or failed to start. A loss on time by XBoard's wall clock
+#     is bachess's only if its own clock agrees: its ConnTrace shows it had
+#     used all the time XBoard gave it for its last move (seen under load:
+#     XBoard flagged bachess, which had moved 4 ms after reading `time 1`;
+#     the rest of XBoard's 10 ms went in the pipe and in XBoard);
 #   - bachess sends XBoard an `Illegal move`, `tellusererror` or `Error` line
 #     (`Error (unknown command)` excepted: XBoard probes with commands);
 #   - bachess never moved.
-# (Illegal moves need no replay: XBoard tests every move it relays and
-# forfeits the engine that made it, which the PGN then says.)
-# The analysis smoke test loads a position, lets XBoard analyse for 8 s and
-# requires thinking lines from bachess and no `move` line.
+# A game the opponent loses that way (Fairy-Max's flag falls by XBoard's wall
+# clock when the machine is loaded) is the opponent's defect, not bachess's:
+# it is reported as information. When the opponent is bachess too, every
+# such game fails. (Illegal moves need no replay: XBoard tests every move it
+# relays and forfeits the engine that made it, which the PGN then says.)
+# The analysis smoke test loads a position, waits for bachess's first thinking
+# line, watches XBoard analyse for ANALYSIS_WATCH more seconds and requires no
+# `move` line from bachess in all that time.
 # Environment (used by scripts/stress.sh):
 #   XB_TC=MIN:SEC XB_INC=SEC   time control (default 0:10 and 0.1)
 #   XB_MPS=N                  a repeating control instead: N moves in XB_TC
@@ -51,7 +60,7 @@ OUT=$(cd "$OUT" && pwd)
 PGN=$OUT/games.pgn
 DEBUG=$OUT/xboard.debug
 ADEBUG=$OUT/analysis.debug
-rm -f "$PGN" "$DEBUG" "$ADEBUG"
+rm -f "$PGN" "$DEBUG" "$ADEBUG" "$OUT"/trace-*.log
 
 # The engines are in /usr/games, not on root's PATH; without them xboard
 # hangs on an error dialog (hence `timeout` around every run as well).
@@ -74,6 +83,11 @@ fail() {
     failures=$((failures + 1))
 }
 
+# XBoard's names for the engines judged as bachess in its debug log: the first,
+# and the second too when XB_OPPONENT is given (as engine_errors below).
+BACHESS_SIDES=first
+[ -z "${XB_OPPONENT:-}" ] || BACHESS_SIDES='first|second'
+
 # Lines bachess sent that no correct engine sends in a game it plays.
 # (Both engines are checked when the opponent is bachess too.)
 engine_errors() {
@@ -81,6 +95,61 @@ engine_errors() {
     [ -z "${XB_OPPONENT:-}" ] || who='(first|second)'
     grep -a -E "^[0-9]* <$who *: *(Illegal move|tellusererror|Error)" "$1" \
         | grep -a -v 'Error (unknown command)' | head -5
+}
+
+# pgn_abnormal_ends PGN: one line for each game whose text shows a forfeit,
+# false claim, illegal move, time loss or exit: "INFO ..." when the opponent
+# lost it (bachess won: the defect was the opponent's), "FAIL ..." otherwise
+# (bachess lost or drew it, or bachess played both sides: the PGN's White
+# and Black are both "bachess...").
+pgn_abnormal_ends() {
+    awk '
+        function tag(line) { sub(/^\[[A-Za-z]+ "/, "", line); sub(/"\]\r?$/, "", line); return line }
+        function judge(   me_white, me_black, won) {
+            if (text == "" || tolower(text) !~ /forfeit|false (win|draw|illegal|claim)|illegal|invalid move|on time|exited|disconnect|crash|lost contact/)
+                return
+            me_white = tolower(white) ~ /^bachess/; me_black = tolower(black) ~ /^bachess/
+            won = (result == "1-0" && me_white && !me_black) || (result == "0-1" && me_black && !me_white)
+            detail = text; sub(/.*\{/, "{", detail)
+            printf "%s round %s, %s - %s, %s: %s\n", won ? "INFO" : "FAIL", round, white, black, result, detail
+        }
+        /^\[Event / { judge(); text = ""; white = black = result = round = "" }
+        /^\[White / { white = tag($0) }
+        /^\[Black / { black = tag($0) }
+        /^\[Result / { result = tag($0) }
+        /^\[Round / { round = tag($0) }
+        { text = text " " $0 }
+        END { judge() }' "$1"
+}
+
+# own_clock TRACE ROUND: bachess's own account of its last turn in game ROUND
+# (the ROUND-th `result` it read), from its ConnTrace ("<ms> < line" when it
+# reads a line, "<ms> > line" after writing one): "ok USED GIVEN START" when it
+# had used USED ms of its own clock, less than the GIVEN ms of XBoard's last
+# `time`, when it moved or (if it had not moved) when it read the result;
+# "over USED GIVEN START" when it had used all of it; "none" without such a
+# turn. The turn starts when bachess reads `usermove` (out of force mode) or
+# `go`: time spent before, in XBoard or in the pipe, is not on its clock.
+own_clock() {
+    awk -v round="$2" '
+        function report() {
+            if (on_move) { used = $1 - start; had = given_at_start; last = start }
+            if (!on_move && !moved) { print "none"; done = 1; exit }
+            print (used < had ? "ok" : "over"), used, had, last; done = 1; exit
+        }
+        $2 == "<" && $3 == "time" { given = $4 * 10 }
+        $2 == "<" && ($3 == "new" || $3 == "force") { force = ($3 == "force"); on_move = 0 }
+        $2 == "<" && ($3 == "go" || ($3 == "usermove" && !force)) { force = 0; start = $1; given_at_start = given; on_move = 1 }
+        $2 == ">" && $3 == "move" && on_move { used = $1 - start; had = given_at_start; last = start; on_move = 0; moved = 1 }
+        $2 == "<" && $3 == "result" && ++games == round { report() }
+        END { if (!done) print "none" }' "$1"
+}
+
+# The seconds of thinking the PGN records (-pgnExtendedInfo: {score/depth seconds}).
+pgn_clock_seconds() {
+    awk '{ while (match($0, /\{[-+]?[0-9.]+\/[0-9]+ [0-9.]+\}/)) {
+               n = split(substr($0, RSTART + 1, RLENGTH - 2), f, " "); t += f[2]; $0 = substr($0, RSTART + RLENGTH) } }
+         END { printf "%.1f", t }' "$1"
 }
 
 # ---- the match -----------------------------------------------------------------
@@ -97,23 +166,45 @@ fi
 # it does not find "./name"); -sUCI is a flag that takes no value. No egtpath: polyglot
 # passes XBoard's default one on as SyzygyPath, and Debian's Ethereal 12 then exits
 # (undefined symbol tb_init_impl).
+# Each bachess keeps a ConnTrace (its own clock's account of every line), read
+# when a game is lost on time: see own_clock.
+TRACES=("$OUT/trace-first.log") FIRST_OPTIONS=(-firstInitString "new\nrandom\noption ConnTrace=$OUT/trace-first.log\n") SECOND_OPTIONS=()
+if [ -n "${XB_OPPONENT:-}" ] && [ "${XB_OPPONENT_UCI:-false}" != true ]; then
+    TRACES+=("$OUT/trace-second.log") SECOND_OPTIONS=(-secondInitString "new\nrandom\noption ConnTrace=$OUT/trace-second.log\n")
+fi
 [ "${XB_OPPONENT_UCI:-false}" = true ] &&
     SECOND=(-scp "$(cd "$(dirname "$XB_OPPONENT")" && pwd)/$(basename "$XB_OPPONENT")" -sUCI -egtFormats "")
-# Seconds a game may take at most: both clocks spent (three sessions of a repeating
-# control), plus start-up.
-MINUTES=${TC%%:*} SECONDS_PART=0 SESSIONS=1 CONTROL=(-tc "$TC" -inc "$INC") CONTROL_TEXT="$TC+$INC"
+# LIMIT, the seconds XBoard may take (a liveness bound, not a speed check):
+# XBoard adjudicates a draw after MAX_MOVES moves, so each side's clock holds
+# at most its base time plus MAX_MOVES increments (or MAX_MOVES / N sessions of
+# a repeating control), and -autoCallFlag ends a game whose clock runs out;
+# both clocks spent, plus OVERHEAD seconds a game for what no clock counts
+# (engine start-up, -matchPause, XBoard's own work), plus START for xvfb.
+# Measured: the time no clock counts was at most 5.5 s a game (XBoard's
+# elapsed time minus the move times in the PGN, "time outside the clocks"
+# below; 9 runs of 2 games under stress-ng --cpu 2 with other suites running,
+# load average up to 23); OVERHEAD = 60 s is about eleven times that. START =
+# 60 s: xvfb and XBoard start in under 2 s under stress.
+# (The old bound, 40 s a game on top of the base times, had no room for the
+# increments of a long game.)
+MAX_MOVES=150 OVERHEAD=60 START=60
+MINUTES=${TC%%:*} SECONDS_PART=0 CONTROL=(-tc "$TC" -inc "$INC") CONTROL_TEXT="$TC+$INC"
 case $TC in *:*) SECONDS_PART=${TC#*:} ;; esac
+BASE_SECONDS=$((10#$MINUTES * 60 + 10#$SECONDS_PART))
+SIDE_MAX=$(awk -v b="$BASE_SECONDS" -v i="$INC" -v m="$MAX_MOVES" 'BEGIN { printf "%d", b + i * m + 1 }')
 if [ -n "${XB_MPS:-}" ]; then
-    SESSIONS=3 CONTROL=(-tc "$TC" -mps "$XB_MPS" -inc -1) CONTROL_TEXT="$XB_MPS moves in $TC"
+    CONTROL=(-tc "$TC" -mps "$XB_MPS" -inc -1) CONTROL_TEXT="$XB_MPS moves in $TC"
+    SIDE_MAX=$((BASE_SECONDS * ((MAX_MOVES + XB_MPS - 1) / XB_MPS + 1)))
 fi
-LIMIT=$((GAMES * (2 * SESSIONS * (10#$MINUTES * 60 + 10#$SECONDS_PART) + 40) + 60))
+LIMIT=$((GAMES * (2 * SIDE_MAX + OVERHEAD) + START))
 echo "xboard-match: $GAMES games, bachess (CECP) vs $SECOND_NAME, $CONTROL_TEXT, pondering $PONDER; logs in $OUT"
 start=$(date +%s)
 cd "$OUT" || exit 2
 timeout "$LIMIT" xvfb-run -a xboard \
-    -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" "${SECOND[@]}" \
+    -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" "${FIRST_OPTIONS[@]}" "${SECOND[@]}" "${SECOND_OPTIONS[@]}" \
     ${XB_VARIANT:+-variant "$XB_VARIANT"} \
     -mg "$GAMES" "${CONTROL[@]}" -pgnExtendedInfo true -matchPause 500 -autoCallFlag true -ponderNextMove "$PONDER" \
+    -adjudicateDrawMoves "$MAX_MOVES" \
     -noGUI -xexit -soundProgram true -saveSettingsOnExit false \
     -debug -nameOfDebugFile "$DEBUG" -sgf "$PGN" >"$OUT/xboard.out" 2>&1
 status=$?
@@ -133,8 +224,28 @@ if [ -f "$PGN" ]; then
         castles=$(grep -a -c -E '^[0-9]* <first *: *move O-O' "$DEBUG" || true)
         echo "xboard-match: bachess castled $castles times"
     fi
-    bad=$(grep -a -i -E 'forfeit|false (win|draw|illegal|claim)|illegal|invalid move|on time|exited|disconnect|crash|lost contact' "$PGN")
-    [ -z "$bad" ] || fail "the PGN shows a forfeit, false claim, illegal move, time loss or exit: $bad"
+    clocks=$(pgn_clock_seconds "$PGN")
+    echo "xboard-match: time outside the clocks: $((elapsed)) s elapsed, $clocks s of move times in the PGN"
+    while IFS= read -r verdict; do
+        case $verdict in
+            FAIL*on\ time*) # XBoard's wall clock says bachess lost on time: its own clock judges
+                round=${verdict#FAIL round } round=${round%%,*} best=""
+                for trace in "${TRACES[@]}"; do # the bachess whose last turn began last
+                    [ -f "$trace" ] || continue
+                    read -r what used had turn < <(own_clock "$trace" "$round")
+                    [ "$what" = none ] && continue
+                    if [ -z "$best" ] || [ "$turn" -gt "${best##* }" ]; then best="$what $used $had $turn"; fi
+                done
+                read -r what used had _ <<<"${best:-none}"
+                case $what in
+                    ok) echo "xboard-match: info: XBoard's wall clock flagged bachess, but by its own clock (ConnTrace) it had used $used ms of the $had ms it had on its last turn: the time went outside the engine (load): ${verdict#FAIL }" ;;
+                    over) fail "bachess lost on time, by its own clock too ($used ms used of $had ms on its last turn): ${verdict#FAIL }" ;;
+                    *) fail "bachess lost on time and its ConnTrace shows no last turn to judge it by: ${verdict#FAIL }" ;;
+                esac ;;
+            FAIL*) fail "the PGN shows a forfeit, false claim, illegal move, time loss or exit by bachess: ${verdict#FAIL }" ;;
+            INFO*) echo "xboard-match: info: the opponent lost a game by its own defect (not bachess's): ${verdict#INFO }" ;;
+        esac
+    done < <(pgn_abnormal_ends "$PGN")
 else
     fail "no PGN written"
 fi
@@ -142,7 +253,8 @@ fi
 if [ -f "$DEBUG" ]; then
     bad=$(engine_errors "$DEBUG")
     [ -z "$bad" ] || fail "bachess sent to xboard: $bad"
-    bad=$(grep -a -i -E 'exited unexpectedly|forfeit|false (win|draw|illegal)|wins on time|loses on time|failed to start' "$DEBUG" | head -5)
+    # (Game ends are judged from the PGN above, where each game names its players.)
+    bad=$(grep -a -i -E "(${BACHESS_SIDES}) chess program .*exited unexpectedly|failed to start (${BACHESS_SIDES}) " "$DEBUG" | head -5)
     [ -z "$bad" ] || fail "xboard's debug log: $bad"
     moves=$(grep -a -c -E '^[0-9]* <first *: *move ' "$DEBUG")
     pongs=$(grep -a -c -E '^[0-9]* <first *: *pong ' "$DEBUG")
@@ -158,19 +270,52 @@ if [ "${XB_ANALYSIS:-1}" = 0 ]; then
     echo "xboard-match: ok ($GAMES games in ${elapsed} s: no forfeit, false claim, illegal move, time loss or exit)"
     exit 0
 fi
-# XBoard never ends analysis by itself: `timeout` ends it (exit 124 is the
-# expected outcome), and bachess must then see the end of its input and go.
+# XBoard never ends analysis by itself: it runs in the background, is watched
+# through its debug log, and is stopped (TERM to `timeout`, which passes it on
+# to XBoard, xvfb and the engine); bachess must then see the end of its input
+# and go. The checks do not depend on how fast the machine is:
+#   - the wait for bachess's first thinking line is an event with a liveness
+#     bound, ANALYSIS_LIMIT. Measured from the start of xvfb-run: at most 4.9 s
+#     under stress-ng --cpu 2 with other suites running (load average up to
+#     23; 6 runs), about 1.5 s on a quiet machine; the old fixed 8 s for
+#     everything (start-up included) could run out under load. 60 s is over
+#     twelve times the worst seen.
+#   - after it, XBoard analyses for ANALYSIS_WATCH seconds, a window in which
+#     bachess must not send a move (no bound on the engine's speed: a slow
+#     engine just sends fewer thinking lines).
+ANALYSIS_LIMIT=60 ANALYSIS_WATCH=6
+thinking_lines() {
+    if [ -f "$ADEBUG" ]; then grep -a -c -E '^[0-9]* <first *: *[0-9]+ +-?[0-9]+ +[0-9]+ +[0-9]+' "$ADEBUG"; else echo 0; fi
+}
 echo "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3" >"$OUT/pos.fen"
-timeout 8 xvfb-run -a xboard -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" -lpf "$OUT/pos.fen" -mode Analysis \
+astart=$(date +%s%3N)
+timeout $((ANALYSIS_LIMIT + ANALYSIS_WATCH + 30)) xvfb-run -a xboard -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" \
+    -lpf "$OUT/pos.fen" -mode Analysis \
     -noGUI -xexit -soundProgram true -saveSettingsOnExit false \
-    -debug -nameOfDebugFile "$ADEBUG" >"$OUT/analysis.out" 2>&1
+    -debug -nameOfDebugFile "$ADEBUG" >"$OUT/analysis.out" 2>&1 &
+apid=$!
+first_thinking=""
+while kill -0 "$apid" 2>/dev/null && [ $(($(date +%s%3N) - astart)) -lt $((ANALYSIS_LIMIT * 1000)) ]; do
+    if [ "$(thinking_lines)" -gt 0 ]; then
+        first_thinking=$(($(date +%s%3N) - astart))
+        break
+    fi
+    sleep 0.1
+done
+if [ -n "$first_thinking" ]; then
+    echo "xboard-match: analysis: first thinking line after $first_thinking ms; watching $ANALYSIS_WATCH s more"
+    sleep "$ANALYSIS_WATCH"
+fi
+kill -TERM "$apid" 2>/dev/null
+wait "$apid"
 status=$?
-[ "$status" = 124 ] || [ "$status" = 0 ] || fail "analysis run: xboard exit code $status; see $OUT/analysis.out"
+# 143: stopped here (TERM); 124: ANALYSIS_LIMIT + ANALYSIS_WATCH + 30 s ran out.
+[ "$status" = 143 ] || [ "$status" = 124 ] || [ "$status" = 0 ] || fail "analysis run: xboard exit code $status; see $OUT/analysis.out"
 if [ -f "$ADEBUG" ]; then
     grep -a -q -E '^[0-9]* >first *: *analyze' "$ADEBUG" || fail "xboard never sent analyze"
-    thinking=$(grep -a -c -E '^[0-9]* <first *: *[0-9]+ +-?[0-9]+ +[0-9]+ +[0-9]+' "$ADEBUG")
+    thinking=$(thinking_lines)
     echo "xboard-match: analysis: $thinking thinking lines from bachess"
-    [ "$thinking" -gt 0 ] || fail "no thinking lines from bachess in analysis mode"
+    [ "$thinking" -gt 0 ] || fail "no thinking lines from bachess in analysis mode within $ANALYSIS_LIMIT s"
     bad=$(grep -a -E '^[0-9]* <first *: *move ' "$ADEBUG" | head -3)
     [ -z "$bad" ] || fail "bachess sent a move in analysis mode: $bad"
     bad=$(engine_errors "$ADEBUG")
