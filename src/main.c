@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include "board.h"
+#include "build_info.h"
 #include "engine.h"
 #include "eval.h"
+#include "nnue/default_net.h"
 #include "perft.h"
 #include "protocol/console.h"
 #include "protocol/frontend_options.h"
@@ -38,7 +40,17 @@ static void usage(void)
          "  bachess tune extract|run ...  tune the evaluation weights on positions from games (Texel)\n"
          "  bachess web [--port N] [--bind ADDR] [--open]  play and analyse in the browser (http://127.0.0.1:8088/)\n"
          "  bachess datagen --out FILE ...  self-play training data for the NNUE evaluation (--help)\n"
-         "  bachess tb probe [--path DIRS] [--no50] FEN|-  Syzygy tablebases: WDL, DTZ and the best moves");
+         "  bachess tb probe [--path DIRS] [--no50] FEN|-  Syzygy tablebases: WDL, DTZ and the best moves\n"
+         "  bachess --version             version, build (ARCH, compiler) and the built-in network\n"
+         "  bachess --help                this list (the manual: man 6 bachess)");
+}
+
+/* The version, the build and the network built in (README: install). */
+static void version(void)
+{
+    printf("bachess %s\n", build_version());
+    printf("build: ARCH=%s, %s\n", build_arch(), build_compiler());
+    printf("net: %s (sha256 %s)\n", default_net_name(), default_net_sha256());
 }
 
 /* Is the first word of `line` exactly `word`? (Never a prefix match.) */
@@ -65,6 +77,14 @@ static int run_engine(void)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)) {
+        version();
+        return 0;
+    }
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
+        usage();
+        return 0;
+    }
     board_init();
     if (argc > 1 && (strcmp(argv[1], "perft") == 0 || strcmp(argv[1], "divide") == 0))
         return perft_command(argc - 2, argv + 2, strcmp(argv[1], "divide") == 0);
