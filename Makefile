@@ -17,6 +17,8 @@
 #   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
 #   make lab        the game-tree lab: refresh the tables and plot in docs/lab.md (gnuplot)
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
+#   make install    the engine, its man page and XBoard's engine file under PREFIX
+#                   (default /usr/local; DESTDIR honoured); make uninstall removes them
 #
 # Honours CC, EXE, CFLAGS, CPPFLAGS and LDFLAGS, e.g. `make CC=clang EXE=bachess-clang`, and
 #   ARCH=x86-64 | x86-64-v2 | x86-64-v3 | native   the CPU to build for (default native;
@@ -60,7 +62,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug tuning FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug tuning install uninstall FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -171,6 +173,26 @@ $(BUILD)/debug/unit-tests: $(call objects,debug,$(LIB_SOURCES)) $(call test_obje
 
 $(BUILD)/sanitize/unit-tests: $(call objects,sanitize,$(LIB_SOURCES)) $(call test_objects,sanitize)
 	$(CC) $(SANITIZE_CFLAGS) $^ -o $@ $(LDLIBS) -lcriterion
+
+# ---- installing ----------------------------------------------------------
+# The engine (its network and book are built in), the manual page and the
+# engine file by which XBoard lists it (plugin spec 0.0: the command, then
+# the games it plays). The Debian package: PREFIX=/usr BINDIR=/usr/games.
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR  ?= $(DATADIR)/man
+ENGDIR  ?= $(DATADIR)/games/plugins/xboard
+install: $(EXE)
+	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man6' '$(DESTDIR)$(ENGDIR)'
+	install -m 755 '$(EXE)' '$(DESTDIR)$(BINDIR)/bachess'
+	sed 's/@VERSION@/$(VERSION)/' man/bachess.6 > '$(DESTDIR)$(MANDIR)/man6/bachess.6'
+	chmod 644 '$(DESTDIR)$(MANDIR)/man6/bachess.6'
+	printf 'plugin spec 0.0\n%s\nchess,chess960\n' '$(BINDIR)/bachess' > '$(DESTDIR)$(ENGDIR)/bachess.eng'
+	chmod 644 '$(DESTDIR)$(ENGDIR)/bachess.eng'
+
+uninstall:
+	rm -f '$(DESTDIR)$(BINDIR)/bachess' '$(DESTDIR)$(MANDIR)/man6/bachess.6' '$(DESTDIR)$(ENGDIR)/bachess.eng'
 
 run: build-deps
 	$(MAKE) --no-print-directory $(EXE)
