@@ -19,6 +19,7 @@
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
 #   make install    the engine, its man page and XBoard's engine file under PREFIX
 #                   (default /usr/local; DESTDIR honoured); make uninstall removes them
+#   make package-test the Debian package: built, lintian, installed, both protocols, XBoard
 #
 # Honours CC, EXE, CFLAGS, CPPFLAGS and LDFLAGS, e.g. `make CC=clang EXE=bachess-clang`, and
 #   ARCH=x86-64 | x86-64-v2 | x86-64-v3 | native   the CPU to build for (default native;
@@ -62,7 +63,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug tuning install uninstall FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug tuning install uninstall package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -220,6 +221,7 @@ test: test-deps
 	$(MAKE) --no-print-directory polyglot-match
 	$(MAKE) --no-print-directory conformance-cecp
 	$(MAKE) --no-print-directory xboard-match
+	$(MAKE) --no-print-directory package-test
 	$(MAKE) --no-print-directory console-tests
 	$(MAKE) --no-print-directory memory-tests
 	$(MAKE) --no-print-directory perft-speed
@@ -295,6 +297,13 @@ conformance-cecp: $(EXE) $(BUILD)/bachess-sanitize
 xboard-match: $(EXE)
 	scripts/xboard-match.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) 2
 	XB_VARIANT=fischerandom XB_ANALYSIS=0 XB_OPPONENT=$(abspath $(EXE)) scripts/xboard-match.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) 2
+
+# The Debian package (tests/package_test.sh): built in a copy under /tmp,
+# lintian without errors, installed with dpkg -i, /usr/games/bachess answering
+# UCI and XBoard with a depth-5 search in each, a game under XBoard started
+# with `-fcp bachess` against fairymax; then removed again.
+package-test:
+	tests/package_test.sh
 
 # Two games under XBoard (headless) with bachess behind polyglot vs fairymax.
 polyglot-match: $(EXE)
