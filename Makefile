@@ -19,6 +19,7 @@
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
 #   make install    the engine, its man page and XBoard's engine file under PREFIX
 #                   (default /usr/local; DESTDIR honoured); make uninstall removes them
+#   make build-tests  the ARCH builds, the CPU check, EVALFILE and the bench's last line
 #   make package-test the Debian package: built, lintian, installed, both protocols, XBoard
 #
 # Honours CC, EXE, CFLAGS, CPPFLAGS and LDFLAGS, e.g. `make CC=clang EXE=bachess-clang`, and
@@ -49,9 +50,15 @@ NATIVE  := $(shell $(CC) -march=native -E -x c /dev/null >/dev/null 2>&1 && echo
 BASELINE := $(shell $(CC) -march=x86-64 -E -x c /dev/null >/dev/null 2>&1 && echo -march=x86-64 -mtune=generic)
 ARCH_FLAGS := $(if $(filter native,$(ARCH)),$(NATIVE),-march=$(ARCH) -mtune=generic)
 
+# TUNE=1 makes the optimised build a tuning build (as `make tuning`: the
+# search parameters of src/search_params.h as UCI options), for OpenBench's
+# SPSA, which builds with a plain `make EXE=…`: a branch to tune sets it here.
+TUNE ?=
+TUNE_FLAGS := $(if $(filter 1,$(TUNE)),-DSEARCH_TUNING)
+
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_COMMON := -std=gnu11 $(WARN) -pthread -Isrc
-RELEASE_CFLAGS := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto=auto $(ARCH_FLAGS) $(CPPFLAGS) $(CFLAGS)
+RELEASE_CFLAGS := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto=auto $(ARCH_FLAGS) $(TUNE_FLAGS) $(CPPFLAGS) $(CFLAGS)
 DEBUG_CFLAGS   := $(CFLAGS_COMMON) -O1 -g
 SANITIZE_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(NATIVE)
 TSAN_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=thread
@@ -63,7 +70,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug tuning install uninstall package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug tuning install uninstall build-tests package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -226,6 +233,7 @@ test: test-deps
 	$(MAKE) --no-print-directory memory-tests
 	$(MAKE) --no-print-directory perft-speed
 	$(MAKE) --no-print-directory bench-check
+	$(MAKE) --no-print-directory build-tests
 	$(MAKE) --no-print-directory nnue-train-test
 	$(MAKE) --no-print-directory syzygy-test
 	$(MAKE) --no-print-directory web-tests
@@ -328,6 +336,12 @@ nnue-train-test: $(EXE)
 # The bench node count must equal the last "Bench: N" stated in git history.
 bench-check: $(EXE)
 	scripts/check-bench.sh ./$(EXE)
+
+# The ARCH builds (same bench, ARCH in --version, the CPU check), EVALFILE
+# and the bench's last line in OpenBench's form (tests/build_test.sh); the
+# builds go to $(BUILD)/build-tests.
+build-tests: $(EXE)
+	tests/build_test.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) $(BUILD)
 
 # libFuzzer targets for every input path (FEN, moves, PGN, books, UCI, CECP,
 # EPD; clang): each runs FUZZ_SECONDS, seeded from data/ and fuzz/seeds/,
