@@ -64,7 +64,7 @@ SANITIZE_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-san
 TSAN_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=thread
 LDLIBS  := -lm -pthread -lfathom -lmicrohttpd
 
-# The core is flat in src/; self-contained families have folders (README: source map).
+# The core is flat in src/; self-contained families have folders (docs/source-map.md).
 SOURCES := $(wildcard src/*.c src/*/*.c)
 LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
@@ -248,7 +248,7 @@ unit-tests: $(EXE) $(BUILD)/release/unit-tests
 debug-tests: $(BUILD)/debug/unit-tests
 	BACHESS_DATA=data BACHESS_TEST_LIGHT=1 $(BUILD)/debug/unit-tests --jobs 2
 
-# The include layers (README: source map).
+# The include layers (docs/source-map.md).
 deps-check: $(EXE)
 	scripts/check-deps.sh
 	scripts/check-symbols.sh $(BUILD)/release
