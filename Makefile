@@ -17,35 +17,73 @@
 #   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
 #   make lab        the game-tree lab: refresh the tables and plot in docs/lab.md (gnuplot)
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
+#   make install    the engine, its man page and XBoard's engine file under PREFIX
+#                   (default /usr/local; DESTDIR honoured); make uninstall removes them
+#   make build-tests  the ARCH builds, the CPU check, EVALFILE and the bench's last line
+#   make package-test the Debian package: built, lintian, installed, both protocols, XBoard
 #
-# Honours CC and EXE, e.g. `make CC=clang EXE=bachess-clang`.
+# Honours CC, EXE, CFLAGS, CPPFLAGS and LDFLAGS, e.g. `make CC=clang EXE=bachess-clang`, and
+#   ARCH=x86-64 | x86-64-v2 | x86-64-v3 | native   the CPU to build for (default native;
+#                   the binary refuses to start on a CPU without what it was built for)
+#   EVALFILE=FILE   the NNUE network built in (default nets/default.nnue)
 
 CC      ?= cc
 EXE     ?= bachess
 BUILD   ?= build
 FUZZ_SECONDS ?= 60
 
+# The version: the first entry of debian/changelog, the one place it is kept.
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null)
+VERSION := $(or $(VERSION),unknown)
+
+# The CPU to build for. An ARCH from the environment that is not one of
+# these (some shells export ARCH=amd64 or the like) is ignored.
+ARCH_LIST := x86-64 x86-64-v2 x86-64-v3 native
+ifeq ($(origin ARCH),command line)
+  ifeq ($(filter $(ARCH),$(ARCH_LIST)),)
+    $(error ARCH must be one of $(ARCH_LIST), not '$(ARCH)')
+  endif
+else ifeq ($(filter $(ARCH),$(ARCH_LIST)),)
+  override ARCH := native
+endif
 NATIVE  := $(shell $(CC) -march=native -E -x c /dev/null >/dev/null 2>&1 && echo -march=native)
+BASELINE := $(shell $(CC) -march=x86-64 -E -x c /dev/null >/dev/null 2>&1 && echo -march=x86-64 -mtune=generic)
+ARCH_FLAGS := $(if $(filter native,$(ARCH)),$(NATIVE),-march=$(ARCH) -mtune=generic)
+
+# TUNE=1 makes the optimised build a tuning build (as `make tuning`: the
+# search parameters of src/search_params.h as UCI options), for OpenBench's
+# SPSA, which builds with a plain `make EXE=…`: a branch to tune sets it here.
+TUNE ?=
+TUNE_FLAGS := $(if $(filter 1,$(TUNE)),-DSEARCH_TUNING)
+
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_COMMON := -std=gnu11 $(WARN) -pthread -Isrc
-RELEASE_CFLAGS := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto=auto $(NATIVE)
+RELEASE_CFLAGS := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto=auto $(ARCH_FLAGS) $(TUNE_FLAGS) $(CPPFLAGS) $(CFLAGS)
 DEBUG_CFLAGS   := $(CFLAGS_COMMON) -O1 -g
 SANITIZE_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(NATIVE)
 TSAN_CFLAGS := $(CFLAGS_COMMON) -O1 -g -fsanitize=thread
 LDLIBS  := -lm -pthread -lfathom -lmicrohttpd
 
-# The core is flat in src/; self-contained families have folders (README: source map).
+# The core is flat in src/; self-contained families have folders (docs/source-map.md).
 SOURCES := $(wildcard src/*.c src/*/*.c)
 LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug tuning test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug tuning install uninstall build-tests package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
 # ---- objects per configuration -------------------------------------------
-$(BUILD)/release/%.o: src/%.c $(HEADERS)
+# The optimised objects are rebuilt when their flags change (another ARCH,
+# CC or CFLAGS in the same BUILD): this file holds the last flags used.
+RELEASE_FLAGS_TEXT := $(CC) $(RELEASE_CFLAGS) $(VERSION)
+$(BUILD)/release/flags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(RELEASE_FLAGS_TEXT)' | cmp -s - $@ || echo '$(RELEASE_FLAGS_TEXT)' > $@
+FORCE:
+
+$(BUILD)/release/%.o: src/%.c $(HEADERS) $(BUILD)/release/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(RELEASE_CFLAGS) -c $< -o $@
 $(BUILD)/debug/%.o: src/%.c $(HEADERS)
@@ -57,7 +95,7 @@ $(BUILD)/sanitize/%.o: src/%.c $(HEADERS)
 $(BUILD)/tsan/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TSAN_CFLAGS) -c $< -o $@
-$(BUILD)/release/tests/%.o: tests/%.c $(HEADERS)
+$(BUILD)/release/tests/%.o: tests/%.c $(HEADERS) $(BUILD)/release/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(RELEASE_CFLAGS) -c $< -o $@
 $(BUILD)/debug/tests/%.o: tests/%.c $(HEADERS)
@@ -69,10 +107,35 @@ $(BUILD)/sanitize/tests/%.o: tests/%.c $(HEADERS)
 
 # The built-in NNUE network is assembled into this object (.incbin). Not
 # through LTO: its link-time assembly would lose the top-level asm's data.
-NET := nets/default.nnue
-$(foreach c,release debug sanitize tsan tuning,$(BUILD)/$(c)/nnue/default_net.o): $(NET)
-$(BUILD)/release/nnue/default_net.o: RELEASE_CFLAGS += -fno-lto
-$(BUILD)/tuning/nnue/default_net.o: TUNING_CFLAGS += -fno-lto
+# EVALFILE (OpenBench's name) chooses the file; $(BUILD)/net holds the last
+# path and checksum built in, so that another EVALFILE, even an older file,
+# rebuilds the object.
+EVALFILE ?=
+NET := $(or $(EVALFILE),nets/default.nnue)
+NET_SHA256 := $(shell sha256sum '$(NET)' 2>/dev/null | cut -c1-12)
+NET_DEFS := -DBACHESS_NET_FILE='"$(abspath $(NET))"' -DBACHESS_NET_NAME='"$(notdir $(NET))"' -DBACHESS_NET_SHA256='"$(NET_SHA256)"'
+$(BUILD)/net: FORCE
+	@test -f '$(NET)' || { echo 'EVALFILE: no file $(NET)'; exit 1; }
+	@mkdir -p $(dir $@)
+	@echo '$(abspath $(NET)) $(NET_SHA256)' | cmp -s - $@ || echo '$(abspath $(NET)) $(NET_SHA256)' > $@
+$(foreach c,release debug sanitize tsan tuning,$(BUILD)/$(c)/nnue/default_net.o): $(NET) $(BUILD)/net
+$(BUILD)/release/nnue/default_net.o: RELEASE_CFLAGS += -fno-lto $(NET_DEFS)
+$(BUILD)/tuning/nnue/default_net.o: TUNING_CFLAGS += -fno-lto $(NET_DEFS)
+$(BUILD)/debug/nnue/default_net.o: DEBUG_CFLAGS += $(NET_DEFS)
+$(BUILD)/sanitize/nnue/default_net.o: SANITIZE_CFLAGS += $(NET_DEFS)
+$(BUILD)/tsan/nnue/default_net.o: TSAN_CFLAGS += $(NET_DEFS)
+# What the binary says of itself (`bachess --version`), and the check of the
+# CPU before main(), compiled for plain x86-64 and outside LTO so that it
+# uses nothing it is about to check for.
+BUILD_DEFS = -DBACHESS_VERSION='"$(VERSION)"' -DBACHESS_ARCH='"$(1)"'
+$(BUILD)/release/build_info.o: RELEASE_CFLAGS += $(call BUILD_DEFS,$(ARCH))
+$(BUILD)/tuning/build_info.o: TUNING_CFLAGS += $(call BUILD_DEFS,$(ARCH))
+$(BUILD)/debug/build_info.o: DEBUG_CFLAGS += $(call BUILD_DEFS,compiler default (debug build))
+$(BUILD)/tsan/build_info.o: TSAN_CFLAGS += $(call BUILD_DEFS,compiler default (tsan build))
+$(BUILD)/sanitize/build_info.o: SANITIZE_CFLAGS += $(call BUILD_DEFS,native (sanitize build))
+$(BUILD)/release/cpu_check.o: RELEASE_CFLAGS += -fno-lto $(BASELINE)
+$(BUILD)/tuning/cpu_check.o: TUNING_CFLAGS += -fno-lto $(BASELINE)
+$(BUILD)/sanitize/cpu_check.o: SANITIZE_CFLAGS += $(BASELINE)
 # The page of `bachess web` (src/web/assets/, built from web/ by `npm run
 # build` there) goes in the same way.
 WEB_ASSETS := $(shell find src/web/assets -type f 2>/dev/null)
@@ -85,16 +148,16 @@ test_objects = $(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$(TEST_SOURCES))
 
 # ---- programs ------------------------------------------------------------
 $(EXE): $(call objects,release,$(SOURCES))
-	$(CC) $(RELEASE_CFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) $(RELEASE_CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
 # A tuning build: the search parameters (src/search_params.h) as UCI options,
 # for scripts/spsa.py.
 TUNING_CFLAGS := $(RELEASE_CFLAGS) -DSEARCH_TUNING
-$(BUILD)/tuning/%.o: src/%.c $(HEADERS)
+$(BUILD)/tuning/%.o: src/%.c $(HEADERS) $(BUILD)/release/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(TUNING_CFLAGS) -c $< -o $@
 bachess-tuning: $(call objects,tuning,$(SOURCES))
-	$(CC) $(TUNING_CFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) $(TUNING_CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 tuning: bachess-tuning
 
 bachess-debug: $(call objects,debug,$(SOURCES))
@@ -118,6 +181,26 @@ $(BUILD)/debug/unit-tests: $(call objects,debug,$(LIB_SOURCES)) $(call test_obje
 
 $(BUILD)/sanitize/unit-tests: $(call objects,sanitize,$(LIB_SOURCES)) $(call test_objects,sanitize)
 	$(CC) $(SANITIZE_CFLAGS) $^ -o $@ $(LDLIBS) -lcriterion
+
+# ---- installing ----------------------------------------------------------
+# The engine (its network and book are built in), the manual page and the
+# engine file by which XBoard lists it (plugin spec 0.0: the command, then
+# the games it plays). The Debian package: PREFIX=/usr BINDIR=/usr/games.
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR  ?= $(DATADIR)/man
+ENGDIR  ?= $(DATADIR)/games/plugins/xboard
+install: $(EXE)
+	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man6' '$(DESTDIR)$(ENGDIR)'
+	install -m 755 '$(EXE)' '$(DESTDIR)$(BINDIR)/bachess'
+	sed 's/@VERSION@/$(VERSION)/' man/bachess.6 > '$(DESTDIR)$(MANDIR)/man6/bachess.6'
+	chmod 644 '$(DESTDIR)$(MANDIR)/man6/bachess.6'
+	printf 'plugin spec 0.0\n%s\nchess,chess960\n' '$(BINDIR)/bachess' > '$(DESTDIR)$(ENGDIR)/bachess.eng'
+	chmod 644 '$(DESTDIR)$(ENGDIR)/bachess.eng'
+
+uninstall:
+	rm -f '$(DESTDIR)$(BINDIR)/bachess' '$(DESTDIR)$(MANDIR)/man6/bachess.6' '$(DESTDIR)$(ENGDIR)/bachess.eng'
 
 run: build-deps
 	$(MAKE) --no-print-directory $(EXE)
@@ -145,10 +228,12 @@ test: test-deps
 	$(MAKE) --no-print-directory polyglot-match
 	$(MAKE) --no-print-directory conformance-cecp
 	$(MAKE) --no-print-directory xboard-match
+	$(MAKE) --no-print-directory package-test
 	$(MAKE) --no-print-directory console-tests
 	$(MAKE) --no-print-directory memory-tests
 	$(MAKE) --no-print-directory perft-counts
 	$(MAKE) --no-print-directory bench-check
+	$(MAKE) --no-print-directory build-tests
 	$(MAKE) --no-print-directory nnue-train-test
 	$(MAKE) --no-print-directory syzygy-test
 	$(MAKE) --no-print-directory web-tests
@@ -163,7 +248,7 @@ unit-tests: $(EXE) $(BUILD)/release/unit-tests
 debug-tests: $(BUILD)/debug/unit-tests
 	BACHESS_DATA=data BACHESS_TEST_LIGHT=1 $(BUILD)/debug/unit-tests --jobs 2
 
-# The include layers (README: source map).
+# The include layers (docs/source-map.md).
 deps-check: $(EXE)
 	scripts/check-deps.sh
 	scripts/check-symbols.sh $(BUILD)/release
@@ -221,6 +306,13 @@ xboard-match: $(EXE)
 	scripts/xboard-match.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) 2
 	XB_VARIANT=fischerandom XB_ANALYSIS=0 XB_OPPONENT=$(abspath $(EXE)) scripts/xboard-match.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) 2
 
+# The Debian package (tests/package_test.sh): built in a copy under /tmp,
+# lintian without errors, installed with dpkg -i, /usr/games/bachess answering
+# UCI and XBoard with a depth-5 search in each, a game under XBoard started
+# with `-fcp bachess` against fairymax; then removed again.
+package-test:
+	tests/package_test.sh
+
 # Two games under XBoard (headless) with bachess behind polyglot vs fairymax.
 polyglot-match: $(EXE)
 	scripts/polyglot-match.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) 2
@@ -252,6 +344,12 @@ nnue-train-test: $(EXE)
 # The bench node count must equal the last "Bench: N" stated in git history.
 bench-check: $(EXE)
 	scripts/check-bench.sh ./$(EXE)
+
+# The ARCH builds (same bench, ARCH in --version, the CPU check), EVALFILE
+# and the bench's last line in OpenBench's form (tests/build_test.sh); the
+# builds go to $(BUILD)/build-tests.
+build-tests: $(EXE)
+	tests/build_test.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) $(BUILD)
 
 # libFuzzer targets for every input path (FEN, moves, PGN, books, UCI, CECP,
 # EPD; clang): each runs FUZZ_SECONDS, seeded from data/ and fuzz/seeds/,

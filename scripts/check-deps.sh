@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/check-deps.sh — the dependencies between bachess's parts point one
-# way (README: source map). Fails, naming the file and the include, when a
+# way (docs/source-map.md). Fails, naming the file and the include, when a
 # lower layer includes a header of a higher one:
 #   rules   types splitmix bitboard attacks zobrist board movegen notation perft tokens timer score chess960
 #   search  eval evalweights pawns evaluator see history movepick tt timeman search search_params (+ nnue/, syzygy/)

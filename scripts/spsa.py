@@ -5,6 +5,7 @@ over fast self-play games, as fishtest does.
     make tuning            # builds ./bachess-tuning: every parameter a UCI option
     scripts/spsa.py --iterations 2000 [--pairs 1] [--concurrency 1] [--tc 2+0.02 | --nodes N]
                     [--params A,B,...] [--state spsa.json] [--fastchess PATH] [--seed N]
+    scripts/spsa.py --openbench [--params A,B,...]   # the parameters as OpenBench's SPSA input
 
 Each iteration draws a random sign (+1/-1) for every parameter, plays
 `pairs` game pairs (one opening each, both colours; `concurrency` games at a time) between theta + c_k*delta and
@@ -69,11 +70,18 @@ def main(argv):
     ap.add_argument("--state", default="spsa.json")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--r-end", type=float, default=0.002, help="learning rate at the end of the run")
+    ap.add_argument("--openbench", action="store_true",
+                    help="print the parameters (--params) as OpenBench's SPSA input, "
+                         "`NAME, int, value, min, max, c_end, r_end` (c_end: the step; r_end: --r-end), and exit")
     args = ap.parse_args(argv)
 
     table = read_params(os.path.join(ROOT, "src", "search_params.h"))
     wanted = set(args.params.split(",")) if args.params else {p[0] for p in table}
     params = [p for p in table if p[0] in wanted]
+    if args.openbench:
+        for name, value, lo, hi, step in params:
+            print(f"{name}, int, {value}, {lo}, {hi}, {step:g}, {args.r_end:g}")
+        return 0
     state = {"iteration": 0, "theta": {p[0]: float(p[1]) for p in params}, "wld": [0, 0, 0]}
     if os.path.exists(args.state):
         state = json.load(open(args.state))

@@ -6,7 +6,9 @@
 #
 #   scripts/xboard-match.sh ENGINE [GAMES] [OUTDIR]
 #
-#   ENGINE  the bachess binary (e.g. ./bachess)
+#   ENGINE  the bachess binary (e.g. ./bachess), or a command name without a
+#           slash, found on PATH (and /usr/games) and given to XBoard as it is
+#           (`-fcp bachess`: the installed engine, as a user starts it)
 #   GAMES   number of games, colours alternating (default 2)
 #   OUTDIR  where the PGN and the logs go (default: a new /tmp/bachess-xboard-XXXXXX)
 #
@@ -47,12 +49,19 @@
 # (scripts/install-test-deps.sh); the engines live in /usr/games.
 set -u
 
-if [ $# -lt 1 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 ENGINE [GAMES] [OUTDIR]   (ENGINE must be an executable)" >&2
+case ${1:-} in
+    */*) [ -x "$1" ] ;;
+    ?*) PATH=$PATH:/usr/games command -v "$1" >/dev/null ;;
+    *) false ;;
+esac || {
+    echo "usage: $0 ENGINE [GAMES] [OUTDIR]   (ENGINE must be an executable, or a command on PATH)" >&2
     exit 2
-fi
-ENGINE_DIR=$(cd "$(dirname "$1")" && pwd)
-ENGINE_FILE=$(basename "$1")
+}
+# How XBoard starts bachess: from its directory, or by name from PATH.
+case $1 in
+    */*) FIRST=(-fcp "./$(basename "$1")" -fd "$(cd "$(dirname "$1")" && pwd)") ;;
+    *) FIRST=(-fcp "$1") ;;
+esac
 GAMES=${2:-2}
 OUT=${3:-$(mktemp -d /tmp/bachess-xboard-XXXXXX)}
 mkdir -p "$OUT"
@@ -201,7 +210,7 @@ echo "xboard-match: $GAMES games, bachess (CECP) vs $SECOND_NAME, $CONTROL_TEXT,
 start=$(date +%s)
 cd "$OUT" || exit 2
 timeout "$LIMIT" xvfb-run -a xboard \
-    -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" "${FIRST_OPTIONS[@]}" "${SECOND[@]}" "${SECOND_OPTIONS[@]}" \
+    "${FIRST[@]}" "${FIRST_OPTIONS[@]}" "${SECOND[@]}" "${SECOND_OPTIONS[@]}" \
     ${XB_VARIANT:+-variant "$XB_VARIANT"} \
     -mg "$GAMES" "${CONTROL[@]}" -pgnExtendedInfo true -matchPause 500 -autoCallFlag true -ponderNextMove "$PONDER" \
     -adjudicateDrawMoves "$MAX_MOVES" \
@@ -289,7 +298,7 @@ thinking_lines() {
 }
 echo "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3" >"$OUT/pos.fen"
 astart=$(date +%s%3N)
-timeout $((ANALYSIS_LIMIT + ANALYSIS_WATCH + 30)) xvfb-run -a xboard -fcp "./$ENGINE_FILE" -fd "$ENGINE_DIR" \
+timeout $((ANALYSIS_LIMIT + ANALYSIS_WATCH + 30)) xvfb-run -a xboard "${FIRST[@]}" \
     -lpf "$OUT/pos.fen" -mode Analysis \
     -noGUI -xexit -soundProgram true -saveSettingsOnExit false \
     -debug -nameOfDebugFile "$ADEBUG" >"$OUT/analysis.out" 2>&1 &

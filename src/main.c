@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include "board.h"
+#include "build_info.h"
 #include "engine.h"
 #include "eval.h"
+#include "nnue/default_net.h"
 #include "perft.h"
 #include "protocol/console.h"
 #include "protocol/frontend_options.h"
@@ -38,7 +40,18 @@ static void usage(void)
          "  bachess tune extract|run ...  tune the evaluation weights on positions from games (Texel)\n"
          "  bachess web [--port N] [--bind ADDR] [--open]  play and analyse in the browser (http://127.0.0.1:8088/)\n"
          "  bachess datagen --out FILE ...  self-play training data for the NNUE evaluation (--help)\n"
-         "  bachess tb probe [--path DIRS] [--no50] FEN|-  Syzygy tablebases: WDL, DTZ and the best moves");
+         "  bachess \"genfens N seed S book None|FILE\"  N openings for OpenBench, as 'info string genfens FEN'\n"
+         "  bachess tb probe [--path DIRS] [--no50] FEN|-  Syzygy tablebases: WDL, DTZ and the best moves\n"
+         "  bachess --version             version, build (ARCH, compiler) and the built-in network\n"
+         "  bachess --help                this list (the manual: man 6 bachess)");
+}
+
+/* The version, the build and the network built in (README: install). */
+static void version(void)
+{
+    printf("bachess %s\n", build_version());
+    printf("build: ARCH=%s, %s\n", build_arch(), build_compiler());
+    printf("net: %s (sha256 %s)\n", default_net_name(), default_net_sha256());
 }
 
 /* Is the first word of `line` exactly `word`? (Never a prefix match.) */
@@ -47,6 +60,19 @@ static bool first_word_is(const char *line, const char *word)
     line += strspn(line, " \t");
     size_t len = strcspn(line, " \t\r\n");
     return len == strlen(word) && strncmp(line, word, len) == 0;
+}
+
+/* OpenBench runs `bachess "genfens N seed S book B" quit`: the arguments
+ * are split into words, up to a `quit`. */
+static int genfens(int argc, char **argv)
+{
+    enum { MAX_WORDS = 32 };
+    char *words[MAX_WORDS];
+    int count = 0;
+    for (int i = 0; i < argc && strcmp(argv[i], "quit") != 0; i++)
+        for (char *w = strtok(argv[i], " \t"); w && count < MAX_WORDS; w = strtok(NULL, " \t"))
+            words[count++] = w;
+    return datagen_genfens(count, words);
 }
 
 static int run_engine(void)
@@ -65,6 +91,14 @@ static int run_engine(void)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)) {
+        version();
+        return 0;
+    }
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
+        usage();
+        return 0;
+    }
     board_init();
     if (argc > 1 && (strcmp(argv[1], "perft") == 0 || strcmp(argv[1], "divide") == 0))
         return perft_command(argc - 2, argv + 2, strcmp(argv[1], "divide") == 0);
@@ -87,6 +121,8 @@ int main(int argc, char **argv)
         status = epd_command(argc - 2, argv + 2);
     else if (argc > 1 && strcmp(argv[1], "datagen") == 0)
         status = datagen_command(argc - 2, argv + 2);
+    else if (argc > 1 && first_word_is(argv[1], "genfens"))
+        status = genfens(argc - 1, argv + 1);
     else if (argc > 1 && strcmp(argv[1], "web") == 0)
         status = web_command(argc - 2, argv + 2);
     else if (argc > 1) {

@@ -297,7 +297,7 @@ Test(book, default_book_is_built_from_the_master_games)
            s.games, s.bad_games, s.positions, s.entries, s.distinct_positions);
     cr_assert_eq(s.games, 12902);
     cr_assert_eq(s.bad_games, 0);
-    cr_assert_eq(book.count, book_default_count, "rebuild src/games/book_default.c (README: opening book)");
+    cr_assert_eq(book.count, book_default_count, "rebuild src/games/book_default.c (docs/book.md)");
     for (size_t i = 0; i < book.count; i++) {
         const BookEntry *x = &book.entries[i], *y = &book_default_entries[i];
         cr_assert(x->key == y->key && x->move == y->move && x->weight == y->weight,

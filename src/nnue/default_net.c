@@ -1,13 +1,25 @@
 /* default_net.c — nets/default.nnue inside the binary (see default_net.h).
- * The assembler's .incbin reads the file when this is compiled; the path is
- * relative to the directory make runs in, the top of the repository. */
+ * The assembler's .incbin reads the file when this is compiled. The Makefile
+ * passes the file (`make EVALFILE=…`, an absolute path), its name and the
+ * start of its SHA-256; without them, the path is relative to the directory
+ * make runs in, the top of the repository. */
 #include "nnue/default_net.h"
+
+#ifndef BACHESS_NET_FILE
+#define BACHESS_NET_FILE "nets/default.nnue"
+#endif
+#ifndef BACHESS_NET_NAME
+#define BACHESS_NET_NAME "default.nnue"
+#endif
+#ifndef BACHESS_NET_SHA256
+#define BACHESS_NET_SHA256 "unknown"
+#endif
 
 __asm__(".section .rodata\n"
         ".balign 64\n"
         ".globl bachess_default_net_start\n"
         "bachess_default_net_start:\n"
-        ".incbin \"nets/default.nnue\"\n"
+        ".incbin \"" BACHESS_NET_FILE "\"\n"
         ".globl bachess_default_net_end\n"
         "bachess_default_net_end:\n"
         ".previous\n");
@@ -20,3 +32,6 @@ const unsigned char *default_net_bytes(size_t *size)
     *size = (size_t)(bachess_default_net_end - bachess_default_net_start);
     return bachess_default_net_start;
 }
+
+const char *default_net_name(void) { return BACHESS_NET_NAME; }
+const char *default_net_sha256(void) { return BACHESS_NET_SHA256; }

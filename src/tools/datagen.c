@@ -607,6 +607,45 @@ static int write_games(const DatagenOptions *o, const int *fds, FILE *out)
     return status;
 }
 
+int datagen_genfens(int argc, char **argv)
+{
+    char *end = NULL;
+    long count = argc >= 2 ? strtol(argv[1], &end, 10) : -1;
+    bool ok = argc >= 6 && end && *end == '\0' && count >= 0 && strcmp(argv[2], "seed") == 0
+        && strcmp(argv[4], "book") == 0;
+    unsigned long long seed = 0;
+    if (ok) {
+        seed = strtoull(argv[3], &end, 10);
+        ok = *end == '\0';
+    }
+    if (!ok) {
+        fprintf(stderr, "usage: bachess \"genfens N seed S book None|FILE [extra]\" [quit]\n");
+        return 2;
+    }
+    DatagenOptions o;
+    defaults(&o);
+    Openings openings = { NULL, 0 };
+    if (strcmp(argv[5], "None") != 0 && !load_openings(argv[5], &openings)) {
+        free_openings(&openings);
+        return 2;
+    }
+    uint64_t rng = (uint64_t)seed * 0x2545F4914F6CDD1DULL ^ 0x9E3779B97F4A7C15ULL;
+    int status = 0;
+    for (long i = 0; i < count; i++) {
+        if (!start_game(&o, &openings, &rng)) {
+            fprintf(stderr, "genfens: no playable opening in %d tries\n", MAX_OPENING_TRIES);
+            status = 1;
+            break;
+        }
+        char fen[128];
+        board_get_fen(engine_board(), fen, sizeof fen);
+        printf("info string genfens %s\n", fen);
+    }
+    fflush(stdout);
+    free_openings(&openings);
+    return status;
+}
+
 int datagen_command(int argc, char **argv)
 {
     DatagenOptions o;

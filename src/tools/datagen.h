@@ -33,6 +33,15 @@
 /* argv holds what follows `datagen`; returns the process exit status. */
 int datagen_command(int argc, char **argv);
 
+/* OpenBench's opening generator (its Client/genfens.py runs
+ * `bachess "genfens N seed S book None|FILE [extra]" quit`): argv holds the
+ * words from `genfens` on. Prints N openings, one `info string genfens FEN`
+ * line each: a position of FILE (EPD or PGN) or the start position, then
+ * random plies, redrawn as datagen's openings are (game over, or a score
+ * beyond 1000 cp after a 5,000-node search). The same seed gives the same
+ * openings. Returns the process exit status. */
+int datagen_genfens(int argc, char **argv);
+
 /* ---- the parts below are separate for the tests ---- */
 
 /* The flags the parser takes, NULL-terminated, and the --help text. */
