@@ -221,15 +221,15 @@ def cecp_game(eng, nodes, hash_mib, slow, work):
             eng.send("memory %d" % (hash_mib * 2))
         elif plies == 80:
             eng.send("memory 1")
+        mark = eng.mark()            # before go: a claim right after the move is seen too
         eng.send("go")
         m = eng.expect(r"^(move \S+|(1-0|0-1|1/2-1/2) \{.*)$", timeout)
         if m.group(0).startswith("move"):
             plies += 1
         serial += 1
         eng.send("ping %d" % serial)
-        mark = eng.mark()
         eng.expect(r"^pong %d$" % serial, timeout)
-        for line in [m.group(0)] + eng.since(mark):
+        for line in eng.since(mark):
             if CLAIM.match(line):
                 claim = line
     eng.send("force")

@@ -23,6 +23,7 @@
 import os
 import random
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -166,24 +167,36 @@ def legal_moves(fen):
 class Uci:
     def __init__(self, engine, prefix=()):
         self.p = subprocess.Popen(list(prefix) + [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  text=True, bufsize=1)
+                                  bufsize=0)
+        self.buf = b""
         self.send("uci")
         self.until("uciok")
 
     def send(self, line):
-        self.p.stdin.write(line + "\n")
+        self.p.stdin.write((line + "\n").encode())
         self.p.stdin.flush()
 
     def until(self, pattern, timeout=20):
-        lines, end = [], time.time() + timeout
-        while time.time() < end:
-            line = self.p.stdout.readline()
-            if not line:
-                break
-            lines.append(line.strip())
-            if re.search(pattern, line):
-                return lines
-        raise AssertionError(f"no /{pattern}/ in {lines[-5:]}")
+        """The lines up to the first matching `pattern`. The deadline holds
+        while the engine is silent too: select() waits for output at most
+        until it (a blocking readline() would wait for ever)."""
+        lines, end = [], time.monotonic() + timeout
+        fd = self.p.stdout.fileno()
+        while True:
+            while b"\n" in self.buf:
+                raw, self.buf = self.buf.split(b"\n", 1)
+                line = raw.decode("utf-8", "replace").rstrip("\r")
+                lines.append(line.strip())
+                if re.search(pattern, line):
+                    return lines
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no /{pattern}/ within {timeout} s; last lines {lines[-5:]}")
+            if select.select([fd], [], [], left)[0]:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise AssertionError(f"the engine's output ended before /{pattern}/; last lines {lines[-5:]}")
+                self.buf += chunk
 
     def quit(self):
         self.send("quit")
@@ -414,7 +427,7 @@ def protocols(engine):
     # once it has ended.
     e.send("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1")
     e.send("go infinite")
-    time.sleep(0.2)
+    e.until("^info depth")           # the search under way
     e.send(f"setoption name SyzygyPath value {TABLES}")
     e.send("isready")
     lines = e.until("readyok")

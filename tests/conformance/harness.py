@@ -9,7 +9,9 @@ Standard library only. The shared API:
     m = eng.expect(r"^pong 1$", 2)   wait up to 2 s for a line matching the
                                      regex; returns the re.Match; raises
                                      HarnessError on timeout or engine exit
-    eng.expect_none(r"^move", 0.5)   no matching line for 0.5 s (raises)
+    eng.expect_none(r"^move", 0.5)   no matching line for 0.5 s (raises); with
+                                     sync=("ping 5", r"^pong 5$") none up to
+                                     that reply either (ordering, not timing)
     lines = eng.collect(1.0)         every line that arrives in 1 s
     eng.mark() / eng.since(mark)     every line received since a mark
     eng.lines_text()                 every line received so far
@@ -17,7 +19,17 @@ Standard library only. The shared API:
     rc = eng.quit("quit", 1.0)       send the line, return the exit code
                                      (raises if not gone within the deadline)
     rc = eng.close_stdin(1.0)        close stdin, return the exit code
-    eng.kill()                       cleanup (always safe)
+    eng.kill()                       cleanup (always safe): waits for the
+                                     readers, which close their own pipes
+    eng.min_wait = 10.0              expect() waits at least this long
+
+The engine's own clock (ConnTrace, src/protocol/output.c), for bounds on its
+time management that the harness's scheduling must not move:
+    eng.start_trace("setoption name ConnTrace value {}")   (XBoard: "option ConnTrace={}")
+    i = eng.trace_mark()             index into the trace, before a command
+    ms, j = eng.latency(i, r"^go", r"^bestmove")   engine ms, command read -> reply written
+    eng.trace_find(i, "<", r"^stop$")              (index, engine ms, text)
+    eng.pickup(i, r"^isready$")      ms the line waited in the pipe unread
 
     sf = Stockfish()                 /usr/games/stockfish as legality oracle
     sf.legal_moves(fen, moves=())    set of coordinate moves (perft 1)
@@ -40,6 +52,7 @@ import re
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -106,6 +119,24 @@ def engine_path():
     return os.environ.get("BACHESS", "./bachess")
 
 
+# Which engine's reader owns each pipe descriptor now (issue 27): a reader
+# closes its own stream at end of input and nobody else closes it, so a
+# descriptor number can only come back in a new pipe once its reader has
+# ended. A new engine whose pipe has a number still held here means one was
+# closed under a live reader, which could then read (steal) the new
+# engine's output: HarnessError at once instead of a missing line later.
+_FD_OWNERS = {}
+_FD_LOCK = threading.Lock()
+
+# Liveness limit of kill(): a killed engine's readers end at end of input,
+# at once unless another process (a child) still holds the pipe.
+READER_JOIN_S = 10.0
+
+# The engine's own clock: ConnTrace lines carry CLOCK_MONOTONIC in ms
+# (src/timer.h), the clock of time.monotonic(), so the two compare directly.
+TRACE_LINE = re.compile(r"^(-?\d+) ([<>]) (.*)$")
+
+
 class Engine:
     def __init__(self, path=None, args=(), name="engine"):
         self.path = path or engine_path()
@@ -116,21 +147,52 @@ class Engine:
         self._read = 0           # index of the next line expect() looks at
         self._cond = threading.Condition()
         self._eof = False
+        self.trace_path = None   # ConnTrace file, once start_trace() has set one
+        self.min_wait = 0.0      # expect() waits at least this long (a liveness floor)
+        self.written = None      # now() when the last send_raw's write had returned
+        self.trace = []          # its entries so far: (engine ms, "<" or ">", text)
+        self._trace_pos = 0
         self.proc = subprocess.Popen([self.path, *args], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      bufsize=0)
-        self._reader = threading.Thread(target=self._read_loop, daemon=True)
+        with _FD_LOCK:
+            mine = [self.proc.stdin.fileno(), self.proc.stdout.fileno(), self.proc.stderr.fileno()]
+            taken = {fd: _FD_OWNERS[fd] for fd in mine if fd in _FD_OWNERS}
+            for fd in mine:
+                _FD_OWNERS[fd] = self
+        if taken:
+            self.proc.kill()
+            raise HarnessError("harness defect: descriptors %r of the new engine's pipes are still held by the "
+                               "reader of %r: a pipe was closed under a live reader" % (sorted(taken), taken))
+        self._reader = threading.Thread(target=self._read_loop, args=(self.proc.stdout,), daemon=True)
         self._reader.start()
-        self._err_reader = threading.Thread(target=self._stderr_loop, daemon=True)
+        self._err_reader = threading.Thread(target=self._stderr_loop, args=(self.proc.stderr,), daemon=True)
         self._err_reader.start()
 
+    @staticmethod
+    def _release(stream):
+        """Closes a pipe and gives its descriptor number back; only the
+        thread that reads (or writes) the stream calls this."""
+        try:
+            fd = stream.fileno()
+        except (OSError, ValueError):
+            return
+        with _FD_LOCK:
+            _FD_OWNERS.pop(fd, None)
+            try:
+                stream.close()
+            except OSError:
+                pass
+
     # ---- background readers ------------------------------------------
-    def _read_loop(self):
+    def _read_loop(self, stream):
+        """Reads `stream` (the engine's stdout) to its end, then closes it.
+        It reads through the stream object, never a cached descriptor
+        number, and no other thread closes the stream."""
         buf = b""
         while True:
             try:
-                chunk = self.proc.stdout.read1(65536) if hasattr(self.proc.stdout, "read1") \
-                    else os.read(self.proc.stdout.fileno(), 65536)
+                chunk = stream.read(65536)
             except (OSError, ValueError):
                 chunk = b""
             if not chunk:
@@ -144,6 +206,7 @@ class Engine:
                     self.lines.append((now, text))
                     self.log.append((now, "<", text))
                     self._cond.notify_all()
+        self._release(stream)
         with self._cond:
             if buf:
                 now = time.monotonic() - self.t0
@@ -152,10 +215,89 @@ class Engine:
             self._eof = True
             self._cond.notify_all()
 
-    def _stderr_loop(self):
-        for raw in iter(self.proc.stderr.readline, b""):
-            with self._cond:
-                self.log.append((time.monotonic() - self.t0, "!", raw.decode("utf-8", "replace").rstrip()))
+    def _stderr_loop(self, stream):
+        try:
+            for raw in iter(stream.readline, b""):
+                with self._cond:
+                    self.log.append((time.monotonic() - self.t0, "!", raw.decode("utf-8", "replace").rstrip()))
+        except (OSError, ValueError):
+            pass
+        self._release(stream)
+
+    # ---- the engine's own clock (ConnTrace) ----------------------------
+    def start_trace(self, command):
+        """Turns the engine's protocol trace on: `command` with {} for the
+        path, e.g. "setoption name ConnTrace value {}" (UCI) or
+        "option ConnTrace={}" (XBoard). Every line the engine reads is
+        then logged "<ms> < line" when it is handled, every line it writes
+        "<ms> > line" just after it was written (src/protocol/output.c)."""
+        fd, self.trace_path = tempfile.mkstemp(prefix="bachess-conntrace-", suffix=".log")
+        os.close(fd)
+        self.send(command.format(self.trace_path))
+
+    def trace_entries(self):
+        """The trace entries so far (re-read from the file)."""
+        if self.trace_path is None:
+            raise HarnessError("no ConnTrace set (start_trace)")
+        try:
+            with open(self.trace_path, "rb") as f:
+                f.seek(self._trace_pos)
+                data = f.read()
+        except OSError as e:
+            raise HarnessError("cannot read the ConnTrace file: %s" % e)
+        end = data.rfind(b"\n") + 1          # complete lines only
+        self._trace_pos += end
+        for raw in data[:end].split(b"\n")[:-1]:
+            m = TRACE_LINE.match(raw.decode("utf-8", "replace"))
+            if m:
+                self.trace.append((int(m.group(1)), m.group(2), m.group(3)))
+        return self.trace
+
+    def trace_mark(self):
+        """An index into the trace: the trace_find()s after it see only the
+        entries from there on."""
+        return len(self.trace_entries())
+
+    def trace_find(self, start, direction, pattern, timeout=10.0):
+        """The first trace entry from index `start` on in `direction` ("<"
+        read, ">" written) whose text matches `pattern`: (index, ms, text).
+        The engine writes its trace line just after the line itself, so the
+        harness may have the line before the entry: this waits for it (a
+        liveness limit, `timeout` s)."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        while True:
+            entries = self.trace_entries()
+            for i in range(start, len(entries)):
+                ms, way, text = entries[i]
+                if way == direction and rx.search(text):
+                    return i, ms, text
+            if time.monotonic() > deadline:
+                raise HarnessError("no %r entry matching /%s/ in the ConnTrace after index %d within %s s"
+                                   % (direction, pattern, start, timeout))
+            time.sleep(0.005)
+
+    def latency(self, start, command, reply, timeout=10.0):
+        """Engine ms from reading the first line matching `command` (from
+        trace index `start` on) to writing the first line after it that
+        matches `reply`: its own latency, free of the harness's
+        scheduling. Returns (ms, index of the reply's entry)."""
+        i, t_in, _ = self.trace_find(start, "<", command, timeout)
+        j, t_out, _ = self.trace_find(i + 1, ">", reply, timeout)
+        return t_out - t_in, j
+
+    def pickup(self, start, command, timeout=10.0):
+        """ms from the harness's last write having returned (self.written)
+        to the engine handling the first line matching `command` from trace
+        index `start` on: how long the line waited unread, which only the
+        engine's input handling (and its threads' scheduling) decides."""
+        _, ms, _ = self.trace_find(start, "<", command, timeout)
+        return ms - self.engine_ms(self.written)
+
+    def engine_ms(self, harness_time):
+        """A harness time (seconds since start, as now() and the line
+        arrival times) on the engine's ms clock."""
+        return (self.t0 + harness_time) * 1000.0
 
     # ---- sending -------------------------------------------------------
     def now(self):
@@ -172,6 +314,7 @@ class Engine:
             self.proc.stdin.flush()
         except (BrokenPipeError, ValueError) as e:
             raise HarnessError(f"cannot write to engine: {e}")
+        self.written = self.now()   # the write has returned: the line is in the pipe
 
     # ---- receiving -----------------------------------------------------
     def mark(self):
@@ -200,6 +343,7 @@ class Engine:
         """Waits for a line matching `pattern` (from the last expect on).
         Lines before it are passed over (skip=True) or fail (skip=False)."""
         rx = re.compile(pattern)
+        timeout = max(timeout, self.min_wait)
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:
@@ -224,12 +368,24 @@ class Engine:
         with self._cond:
             return m, self.lines[self._read - 1][0]
 
-    def expect_none(self, pattern, duration):
-        """Fails if a line matching `pattern` arrives within `duration`."""
+    def expect_none(self, pattern, duration, sync=None):
+        """Fails if a line matching `pattern` arrives within `duration`;
+        with `sync` = (command, reply pattern), e.g. ("ping 5", "^pong 5$"),
+        it then sends the command and waits for its reply (a liveness
+        wait), and no line before the reply may match either: as the engine
+        handles its input in order, that tests what the commands before
+        did, however slow the machine; the window adds what comes later."""
         rx = re.compile(pattern)
         start = self.mark()
         time.sleep(duration)
-        for text in self.since(start):
+        if sync:
+            self.send(sync[0])
+            self.expect(sync[1], 10.0)
+            with self._cond:            # up to the reply, without it
+                got = [text for _, text in self.lines[start:self._read - 1]]
+        else:
+            got = self.since(start)
+        for text in got:
             if rx.search(text):
                 raise HarnessError(f"unexpected line {text!r}")
         with self._cond:
@@ -255,19 +411,32 @@ class Engine:
         return self.wait_exit(timeout)
 
     def close_stdin(self, timeout=1.0):
-        try:
-            self.proc.stdin.close()
-        except OSError:
-            pass
+        self._release(self.proc.stdin)
         return self.wait_exit(timeout)
 
     def kill(self):
+        """Ends the engine (if it still runs) and waits for its readers to
+        end at end of input: they close their own pipes, so a pipe is never
+        closed under a thread that may still read it (its number would come
+        back in the next engine's pipes and the old reader would steal the
+        new engine's lines: the 'no uciok within 10 s' of issue 27)."""
         if self.proc.poll() is None:
             self.proc.kill()
-            self.proc.wait()
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        self.proc.wait()
+        for reader in (self._reader, self._err_reader):
+            reader.join(READER_JOIN_S)
+        stuck = [r.name for r in (self._reader, self._err_reader) if r.is_alive()]
+        if stuck:
+            # Left open (never closed under a reader); the reader closes it when it ends.
+            print("harness: %s: readers %s still running %s s after the engine ended (a child holds its pipes?)"
+                  % (self.name, stuck, READER_JOIN_S), file=sys.stderr, flush=True)
+        try:
+            self._release(self.proc.stdin)
+        except OSError:
+            pass
+        if self.trace_path:
             try:
-                f.close()
+                os.unlink(self.trace_path)
             except OSError:
                 pass
 
