@@ -62,8 +62,10 @@ QUEEN_UP = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
 #
 # Harness-side liveness limit of every wait for a line that comes at once
 # (readyok, bestmove after stop, a short search): no read_until waits less.
-# Measured: reply arrived - command written at most 0.1 s. (A real stall,
-# such as a line the engine never answers, fails it all the same.)
+# Measured: readyok, bestmove after stop or ponderhit on a mate arrived at
+# most 0.008 s after the command was written (harness clock, under stress);
+# start -> uciok and quit -> exit below. A real stall (a line never
+# answered) fails it all the same.
 LIVENESS_S = 10.0
 # Process start -> uciok, and quit (or end of input) -> exit: liveness (a
 # GUI waits for both). Measured: start -> uciok 0.69 s (sanitizer; optimised
@@ -90,6 +92,10 @@ MOVETIME_OVER_MS = 100   # go movetime N: bestmove by N + one clock check + this
 # the search's own speed (its last info's time / nodes; it grows when the
 # search threads are descheduled, which is what it allows for) +
 # MOVETIME_OVER_MS for what follows the last check (the bestmove written).
+# Nor is the clock checked before depth 1 is complete (so that there is a
+# move): on the sanitizer build under stress a depth 1 of 4,711 nodes
+# (seldepth 23) took 154 ms of a go movetime 10, answered after 170 ms. The
+# limit then counts from depth 1's end (time_limit_ms()).
 CLOCK_CHECK_NODES = 1024
 INFO_TIME_LAG_MS = 150   # an info line's time taken at most this long before it is written (38); measured 34 ms
 # Fixed bounds kept as they were, now on the engine clock (measured worst):
@@ -389,6 +395,21 @@ def clock_check_ms(s, threads=1):
     info with nodes (of all `threads`) and time."""
     timed = [d for d in s.infos if d.get("nodes") and "time" in d]
     return CLOCK_CHECK_NODES * threads * timed[-1]["time"] / timed[-1]["nodes"] if timed else 0.0
+
+
+def first_depth_ms(s):
+    """When search `s` completed depth 1 (its first exact depth-1 line's
+    time): the search never stops before it (src/search.c: the clock is
+    only checked once a depth is complete, so that there is a move)."""
+    done = [d for d in s.infos if d.get("depth") == 1 and d.get("pv") and "bound" not in d and "time" in d]
+    return done[0]["time"] if done else 0
+
+
+def time_limit_ms(s, limit, threads=1):
+    """The latest a search with time limit `limit` ms may write its
+    bestmove: at `limit`, or once depth 1 is complete if that takes longer,
+    + one clock check at the search's own speed + MOVETIME_OVER_MS."""
+    return max(limit, first_depth_ms(s)) + clock_check_ms(s, threads) + MOVETIME_OVER_MS
 
 
 def go(e, command, timeout=10.0, forbid_before=None):
@@ -798,10 +819,11 @@ def t_random_pairs():
             check(s.ponder in after, "ponder move %s illegal after %s (%d plies)" % (s.ponder, s.best, k))
         movetime, interval = int(s_cmd.split()[-1]), clock_check_ms(s)
         measured("go movetime 10..50: overrun (engine ms)", s.engine_ms - movetime)
-        measured("go movetime: overrun - clock check (engine ms)", s.engine_ms - movetime - interval)
-        check(s.engine_ms <= movetime + interval + MOVETIME_OVER_MS,
-              "%s: bestmove written %d ms after go was read (one clock check: %.0f ms)"
-              % (s_cmd, s.engine_ms, interval))
+        measured("go movetime: overrun - clock check (engine ms)",
+                 s.engine_ms - max(movetime, first_depth_ms(s)) - interval)
+        check(s.engine_ms <= time_limit_ms(s, movetime),
+              "%s: bestmove written %d ms after go was read (one clock check: %.0f ms, depth 1 done at %d ms)"
+              % (s_cmd, s.engine_ms, interval, first_depth_ms(s)))
     no_more_bestmove(e)
 
 
@@ -859,11 +881,11 @@ def t_movetime():
     ms, interval = s.engine_ms, clock_check_ms(s)
     measured("go movetime 500 (engine ms)", ms)
     measured("go movetime 500: short of 500 (engine ms)", 500 - ms)
-    measured("go movetime: overrun - clock check (engine ms)", ms - 500 - interval)
+    measured("go movetime: overrun - clock check (engine ms)", ms - max(500, first_depth_ms(s)) - interval)
     # Not before 450 ms (the engine's own clock cannot be late for it), by
     # 500 + one clock check at the search's speed + MOVETIME_OVER_MS (600 ms
     # and 1 on the optimised build).
-    check(450 <= ms <= 500 + interval + MOVETIME_OVER_MS,
+    check(450 <= ms <= time_limit_ms(s, 500),
           "go movetime 500: bestmove written %d ms after go was read (one clock check: %.0f ms)" % (ms, interval))
     check_legal(s.best, None, ["d2d4", "d7d5", "c2c4"], s.ponder)
     no_more_bestmove(e)
