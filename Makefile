@@ -17,6 +17,7 @@
 #   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
 #   make lab        the game-tree lab: refresh the tables and plot in docs/lab.md (gnuplot)
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
+#   make flake-hunt ROUNDS=N  the suites that can race, N times each beside stress-ng (docs/flakes.md)
 #   make install    the engine, its man page and XBoard's engine file under PREFIX
 #                   (default /usr/local; DESTDIR honoured); make uninstall removes them
 #   make build-tests  the ARCH builds, the CPU check, EVALFILE and the bench's last line
@@ -334,7 +335,7 @@ perft-counts: $(EXE)
 # the ratio and fails only if the node counts disagree (perft-speed: old name).
 bench-perft perft-speed: $(EXE)
 	RUNS=5 scripts/perft-speed.sh ./$(EXE)
-.PHONY: perft-counts bench-perft
+.PHONY: perft-counts bench-perft flake-hunt
 
 # The NNUE pipeline on a tiny data set: datagen, training (Debian's PyTorch,
 # /usr/bin/python3), export, and the engine's evaluation equal to Python's.
@@ -360,6 +361,14 @@ fuzz:
 
 fuzz-short:
 	BUILD=$(BUILD) FUZZ_JOBS=2 FUZZ_FRESH=1 scripts/fuzz.sh all 6
+
+# The flake hunt (docs/flakes.md): the suites with threads, pipes, clocks or
+# sockets in them, ROUNDS times each while stress-ng keeps every core busy;
+# a table of suite, rounds and failures, each failure's log kept in
+# $(BUILD)/flake-hunt. Not part of `make test` (about 20 minutes a round).
+ROUNDS ?= 10
+flake-hunt:
+	BUILD=$(BUILD) EXE=$(EXE) scripts/flake-hunt.sh $(ROUNDS) $(FLAKE_SUITES)
 
 # The reliability match (issue 7): 4 x STRESS_GAMES very fast games over UCI
 # (cutechess-cli, built outside the repo) and CECP (XBoard headless), against
