@@ -13,6 +13,7 @@
 #include "protocol/uci.h"
 #include "protocol/xboard.h"
 #include "tokens.h"
+#include "tools/annotate.h"
 #include "tools/bench.h"
 #include "tools/datagen.h"
 #include "tools/book_cmd.h"
@@ -38,6 +39,8 @@ static void usage(void)
          "  bachess tune extract|run ...  tune the evaluation weights on positions from games (Texel)\n"
          "  bachess web [--port N] [--bind ADDR] [--open]  play and analyse in the browser (http://127.0.0.1:8088/)\n"
          "  bachess datagen --out FILE ...  self-play training data for the NNUE evaluation (--help)\n"
+         "  bachess annotate GAMES.pgn [--out FILE] [--nodes N | --depth D | --movetime MS] [--threads N] [--side S]\n"
+         "                                evaluations, ?! ? ?? marks, better lines and accuracy for every game (--help)\n"
          "  bachess tb probe [--path DIRS] [--no50] FEN|-  Syzygy tablebases: WDL, DTZ and the best moves");
 }
 
@@ -87,6 +90,8 @@ int main(int argc, char **argv)
         status = epd_command(argc - 2, argv + 2);
     else if (argc > 1 && strcmp(argv[1], "datagen") == 0)
         status = datagen_command(argc - 2, argv + 2);
+    else if (argc > 1 && strcmp(argv[1], "annotate") == 0)
+        status = annotate_command(argc - 2, argv + 2);
     else if (argc > 1 && strcmp(argv[1], "web") == 0)
         status = web_command(argc - 2, argv + 2);
     else if (argc > 1) {
