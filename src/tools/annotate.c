@@ -314,11 +314,12 @@ static void wait_for(int fd, Progress *progress)
     }
 }
 
-/* Copies game `number` from its worker to `out`; false at the end of the pipe. */
-static bool copy_game(int fd, FILE *out, FILE *table, int *failures)
+/* Copies game `number` from its worker's pipe `fd` to `out`; false at the
+ * end of the pipe (or on a failed write, counted in *failures). */
+static bool copy_game(int fd, int number, FILE *out, FILE *table, int *failures)
 {
     GameHeader h;
-    if (!pipe_read_all(fd, &h, sizeof h))
+    if (!pipe_read_all(fd, &h, sizeof h) || h.number != number)
         return false;
     char *text = malloc((size_t)h.text_size + 1);
     bool ok = text && pipe_read_all(fd, text, (size_t)h.text_size);
@@ -348,8 +349,12 @@ static int write_games(const GameList *list, const int *fds, int workers, FILE *
             continue;
         int fd = fds[(number - 1) % workers];
         wait_for(fd, progress);
-        if (!copy_game(fd, out, table, failures))
+        int failures_before = *failures;
+        if (!copy_game(fd, number, out, table, failures)) {
+            if (!workers_interrupted() && *failures == failures_before) /* not a failed write */
+                fprintf(stderr, "annotate: game %d never came: its worker ended early\n", number);
             break;
+        }
         progress->games_written++;
         show_progress(progress, false);
     }
@@ -405,6 +410,8 @@ static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
                           .positions_total = list->total_positions, .positions_searched = searched };
     if (started)
         written = write_games(list, fds, o->workers, out, table, &progress, &failures);
+    if (written < progress.games_total) /* a worker still at work has nobody to send to */
+        workers_stop();
     for (int w = 0; started && w < o->workers; w++)
         close(fds[w]);
     bool workers_ok = workers_wait();

@@ -104,6 +104,11 @@ bool workers_start(int count, WorkerBody body, void *context, int *fds)
     return true;
 }
 
+void workers_stop(void)
+{
+    forward_stop();
+}
+
 bool workers_wait(void)
 {
     bool ok = true;

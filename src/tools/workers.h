@@ -27,6 +27,8 @@ typedef void (*WorkerBody)(int worker, int fd, void *context);
  * Flush every stdio stream before: a worker leaves by _exit. False with a
  * message when a worker cannot be started (those started are stopped). */
 bool workers_start(int count, WorkerBody body, void *context, int *fds);
+/* Stops every worker (SIGTERM), e.g. when the parent gives up early. */
+void workers_stop(void);
 /* Waits for every worker; false if one did not exit normally with status 0.
  * The caller closes the fds first, so that no worker blocks on a full pipe. */
 bool workers_wait(void);
