@@ -23,8 +23,9 @@ static void setup(void)
 }
 TestSuite(annotate, .init = setup, .fini = engine_quit, .timeout = 120);
 
-#define assert_near(actual, expected, tolerance) \
-    cr_assert(fabs((actual) - (expected)) <= (tolerance), "%s = %.9f, expected %.9f", #actual, (double)(actual), (double)(expected))
+#define assert_near(actual, expected, tolerance)                                                \
+    cr_assert(fabs((actual) - (expected)) <= (tolerance), "%s = %.9f, expected %.9f", #actual, \
+              (double)(actual), (double)(expected))
 
 /* ---- the model ---------------------------------------------------------------- */
 

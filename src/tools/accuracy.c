@@ -32,7 +32,8 @@ static double clamp_double(double x, double low, double high) { return x < low ?
 
 static int held_score(int score)
 {
-    return score > ACCURACY_CP_CEILING ? ACCURACY_CP_CEILING : score < -ACCURACY_CP_CEILING ? -ACCURACY_CP_CEILING : score;
+    int ceiling = ACCURACY_CP_CEILING;
+    return score > ceiling ? ceiling : score < -ceiling ? -ceiling : score;
 }
 
 double winning_chances(int score)

@@ -77,8 +77,12 @@ static bool parse_flag(AnnotateOptions *o, const char *flag, const char *value)
     int64_t workers = 0;
     if (strcmp(flag, "--out") == 0 && value)
         o->out_path = value;
-    else if (strcmp(flag, "--side") == 0)
-        return value && parse_side(value, o->sides) ? true : (fprintf(stderr, "annotate: --side white|black|both\n"), false);
+    else if (strcmp(flag, "--side") == 0) {
+        if (!value || !parse_side(value, o->sides)) {
+            fprintf(stderr, "annotate: --side white|black|both\n");
+            return false;
+        }
+    }
     else if (strcmp(flag, "--movetime") == 0)
         return parse_count(flag, value, 3600000, &o->movetime_ms);
     else if (strcmp(flag, "--nodes") == 0)
@@ -90,7 +94,8 @@ static bool parse_flag(AnnotateOptions *o, const char *flag, const char *value)
             return false;
         o->workers = (int)workers;
     } else {
-        fprintf(stderr, "annotate: %s %s\n", flag, strcmp(flag, "--out") == 0 ? "needs a file name" : "is not an option");
+        bool out = strcmp(flag, "--out") == 0;
+        fprintf(stderr, "annotate: %s %s\n", flag, out ? "needs a file name" : "is not an option");
         return false;
     }
     return true;
@@ -280,7 +285,7 @@ static void show_progress(Progress *p, bool final)
     bar[width] = '\0';
     fprintf(stderr, "%sannotate: [%s] %d/%d games, %ld/%ld positions, %.0f s%s%s", p->tty ? "\r" : "", bar,
             p->games_written, p->games_total, done, p->positions_total, seconds, left,
-            p->tty && !final ? "\033[K" : "\n");
+            !p->tty ? "\n" : final ? "\033[K\n" : "\033[K"); /* a shorter line clears the rest of the last */
 }
 
 static void mark_counts(const GameReport *r, Color c, char *out, size_t size)
@@ -406,8 +411,9 @@ static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
     fflush(NULL);
     bool started = table && workers_start(o->workers, run_worker, &job, fds);
     int64_t start = time_now_ms();
-    Progress progress = { .start = start, .last_shown = start, .tty = isatty(STDERR_FILENO), .games_total = list->count - list->unreadable,
-                          .positions_total = list->total_positions, .positions_searched = searched };
+    Progress progress = { .start = start, .last_shown = start, .tty = isatty(STDERR_FILENO),
+                          .games_total = list->count - list->unreadable, .positions_total = list->total_positions,
+                          .positions_searched = searched };
     if (started)
         written = write_games(list, fds, o->workers, out, table, &progress, &failures);
     if (written < progress.games_total) /* a worker still at work has nobody to send to */

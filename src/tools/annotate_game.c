@@ -18,8 +18,8 @@
 enum { MATERIAL_NOTE_MIN = 200, SEE_SEARCH_BOUND = 2048 };
 
 /* Tags this command writes itself: one of the input's is dropped. */
-static const char *const OWN_TAGS[] = { "Annotator", "WhiteAccuracy", "BlackAccuracy", "WhiteACPL", "BlackACPL", "SetUp",
-                                        "FEN" };
+static const char *const OWN_TAGS[] = { "Annotator", "WhiteAccuracy", "BlackAccuracy", "WhiteACPL", "BlackACPL",
+                                        "SetUp", "FEN" };
 
 /* ---- searching ------------------------------------------------------------ */
 
@@ -156,7 +156,8 @@ static int see_value(const Board *b, Move m)
 
 static const char *piece_with_article(PieceType t)
 {
-    static const char *const NAMES[PIECE_TYPE_NB] = { "a pawn", "a knight", "a bishop", "a rook", "the queen", "the king" };
+    static const char *const NAMES[PIECE_TYPE_NB] = { "a pawn", "a knight", "a bishop",
+                                                      "a rook", "the queen", "the king" };
     return NAMES[t];
 }
 
