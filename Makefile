@@ -12,6 +12,7 @@
 #   make conformance-cecp the XBoard protocol scenarios (tests/conformance/cecp_test.py)
 #   make xboard-match     two games under XBoard, bachess speaking CECP, vs fairymax; analysis mode; two Chess960 games
 #   make book-interop  opening books and PGN against polyglot and pgn-extract
+#   make annotate-test  bachess annotate end to end: marks, lines, evaluations, pgn-extract, SIGINT
 #   make perft-full the whole perft suite at its full depths
 #   make perft-speed  perft speed side by side with Stockfish
 #   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
@@ -71,7 +72,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug tuning install uninstall build-tests package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests tsan-tests book-interop conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug tuning install uninstall build-tests package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests tsan-tests book-interop annotate-test conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -225,6 +226,7 @@ test: test-deps
 	$(MAKE) --no-print-directory sanitize-tests
 	$(MAKE) --no-print-directory tsan-tests
 	$(MAKE) --no-print-directory book-interop
+	$(MAKE) --no-print-directory annotate-test
 	$(MAKE) --no-print-directory conformance-uci
 	$(MAKE) --no-print-directory polyglot-match
 	$(MAKE) --no-print-directory conformance-cecp
@@ -322,6 +324,13 @@ polyglot-match: $(EXE)
 # book as make-book, both read each other's, pgn-extract accepts our PGN).
 book-interop: $(EXE)
 	tests/book_interop.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) data
+
+# `bachess annotate` end to end (tests/annotate_test.py): a hung queen and a
+# missed mate marked ??, the better line, an [%eval] on every move, an
+# unreadable game passed over, pgn-extract reading the output, the same
+# output with two workers, SIGINT keeping whole games. Node-limited searches.
+annotate-test: $(EXE)
+	python3 tests/annotate_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) data
 
 perft-full: $(EXE)
 	scripts/perft-suite.sh ./$(EXE) data/perft.epd full

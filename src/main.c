@@ -15,6 +15,7 @@
 #include "protocol/uci.h"
 #include "protocol/xboard.h"
 #include "tokens.h"
+#include "tools/annotate.h"
 #include "tools/bench.h"
 #include "tools/datagen.h"
 #include "tools/book_cmd.h"
@@ -40,6 +41,8 @@ static void usage(void)
          "  bachess tune extract|run ...  tune the evaluation weights on positions from games (Texel)\n"
          "  bachess web [--port N] [--bind ADDR] [--open]  play and analyse in the browser (http://127.0.0.1:8088/)\n"
          "  bachess datagen --out FILE ...  self-play training data for the NNUE evaluation (--help)\n"
+         "  bachess annotate GAMES.pgn [--out FILE] [--nodes N | --depth D | --movetime MS] [--threads N] [--side S]\n"
+         "                                evaluations, ?! ? ?? marks, better lines and accuracy for every game (--help)\n"
          "  bachess \"genfens N seed S book None|FILE\"  N openings for OpenBench, as 'info string genfens FEN'\n"
          "  bachess tb probe [--path DIRS] [--no50] FEN|-  Syzygy tablebases: WDL, DTZ and the best moves\n"
          "  bachess --version             version, build (ARCH, compiler) and the built-in network\n"
@@ -123,6 +126,8 @@ int main(int argc, char **argv)
         status = datagen_command(argc - 2, argv + 2);
     else if (argc > 1 && first_word_is(argv[1], "genfens"))
         status = genfens(argc - 1, argv + 1);
+    else if (argc > 1 && strcmp(argv[1], "annotate") == 0)
+        status = annotate_command(argc - 2, argv + 2);
     else if (argc > 1 && strcmp(argv[1], "web") == 0)
         status = web_command(argc - 2, argv + 2);
     else if (argc > 1) {

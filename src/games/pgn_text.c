@@ -32,12 +32,17 @@ void pgn_write_word(PgnLine *line, const char *word)
     line->column += length;
 }
 
+void pgn_format_move(char *out, size_t size, int ply, bool numbered, const char *san)
+{
+    if (ply % 2 == 0 || numbered)
+        snprintf(out, size, "%d.%s %.40s", ply / 2 + 1, ply % 2 ? ".." : "", san);
+    else
+        snprintf(out, size, "%.40s", san);
+}
+
 void pgn_write_move(PgnLine *line, int ply, bool first, const char *san)
 {
     char word[64];
-    if (ply % 2 == 0 || first)
-        snprintf(word, sizeof word, "%d.%s %.40s", ply / 2 + 1, ply % 2 ? ".." : "", san);
-    else
-        snprintf(word, sizeof word, "%.40s", san);
+    pgn_format_move(word, sizeof word, ply, first, san);
     pgn_write_word(line, word);
 }

@@ -6,6 +6,7 @@
  * broken into lines.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* The Seven Tag Roster in its order (PGN standard §8.1.1), and the value
@@ -35,3 +36,6 @@ void pgn_write_word(PgnLine *line, const char *word);
  * ("12. Nf3", "12... Nf6"), in one word with the move so that a line never
  * breaks between them. */
 void pgn_write_move(PgnLine *line, int ply, bool first, const char *san);
+/* The same word into `out` ("12. Nf3", "12... Nf6" or "Nf6"), for writers
+ * that add to it, e.g. the "(" that opens a variation. */
+void pgn_format_move(char *out, size_t size, int ply, bool numbered, const char *san);

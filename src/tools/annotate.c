@@ -1,0 +1,463 @@
+/* annotate.c — `bachess annotate`: options, workers, ordered output, progress (see annotate.h). */
+#include "tools/annotate.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "games/pgn.h"
+#include "options.h"
+#include "timer.h"
+#include "tokens.h"
+#include "tools/annotate_game.h"
+#include "tools/workers.h"
+
+/* The default search of a position: a node count, so that the default
+ * output is the same on every machine; about 0.1-0.2 s a position with one
+ * core of today's machines. */
+enum { DEFAULT_NODES = 200000 };
+/* Progress: a terminal's line is redrawn this often; a log gets a line at
+ * the longer interval. */
+enum { PROGRESS_TTY_MS = 250, PROGRESS_LOG_MS = 10000 };
+enum { EXIT_INTERRUPTED = 130 };
+
+typedef struct {
+    const char *in_path, *out_path;
+    int64_t movetime_ms, nodes, depth;
+    int workers;
+    bool sides[COLOR_NB];
+} AnnotateOptions;
+
+void annotate_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: bachess annotate GAMES.pgn [--out FILE] [--movetime MS | --nodes N | --depth D]\n"
+            "                        [--threads N] [--side white|black|both]\n"
+            "  every game analysed and written back as PGN (docs/annotate.md): [%%eval] on every move,\n"
+            "  ?! ?? ? by lichess's win-probability model, the engine's line after mistakes and\n"
+            "  blunders, Accuracy and ACPL tags per player; a table of the players on stderr.\n"
+            "  --out FILE       write the games to FILE (default: standard output)\n"
+            "  --nodes N        search each position to N nodes (default %d)\n"
+            "  --depth D        search each position to depth D instead\n"
+            "  --movetime MS    search each position MS milliseconds instead (depends on the machine)\n"
+            "  --threads N      worker processes, each with its own engine (default 1, at most %d);\n"
+            "                   with --nodes or --depth the output is the same for any N\n"
+            "  --side S         annotate the moves of white, black or both (default both);\n"
+            "                   every move keeps its [%%eval]\n"
+            "  SIGINT (Ctrl-C) or SIGTERM stops; the games finished before the first unfinished one\n"
+            "  are written, whole. A game the PGN reader cannot read is reported and passed over.\n",
+            DEFAULT_NODES, WORKERS_MAX);
+}
+
+/* ---- arguments ----------------------------------------------------------------- */
+
+static bool parse_side(const char *text, bool sides[COLOR_NB])
+{
+    sides[WHITE] = strcmp(text, "white") == 0 || strcmp(text, "both") == 0;
+    sides[BLACK] = strcmp(text, "black") == 0 || strcmp(text, "both") == 0;
+    return sides[WHITE] || sides[BLACK];
+}
+
+/* A number flag's value, from 1 up. */
+static bool parse_count(const char *flag, const char *text, int64_t max, int64_t *value)
+{
+    if (text && parse_int64(text, value) && *value >= 1 && *value <= max)
+        return true;
+    fprintf(stderr, "annotate: %s needs a number from 1 to %lld\n", flag, (long long)max);
+    return false;
+}
+
+static bool parse_flag(AnnotateOptions *o, const char *flag, const char *value)
+{
+    int64_t workers = 0;
+    if (strcmp(flag, "--out") == 0 && value)
+        o->out_path = value;
+    else if (strcmp(flag, "--side") == 0) {
+        if (!value || !parse_side(value, o->sides)) {
+            fprintf(stderr, "annotate: --side white|black|both\n");
+            return false;
+        }
+    }
+    else if (strcmp(flag, "--movetime") == 0)
+        return parse_count(flag, value, 3600000, &o->movetime_ms);
+    else if (strcmp(flag, "--nodes") == 0)
+        return parse_count(flag, value, 1000000000000LL, &o->nodes);
+    else if (strcmp(flag, "--depth") == 0)
+        return parse_count(flag, value, MAX_PLY - 1, &o->depth);
+    else if (strcmp(flag, "--threads") == 0) {
+        if (!parse_count(flag, value, WORKERS_MAX, &workers))
+            return false;
+        o->workers = (int)workers;
+    } else {
+        bool out = strcmp(flag, "--out") == 0;
+        fprintf(stderr, "annotate: %s %s\n", flag, out ? "needs a file name" : "is not an option");
+        return false;
+    }
+    return true;
+}
+
+static bool parse_options(int argc, char **argv, AnnotateOptions *o)
+{
+    *o = (AnnotateOptions){ .workers = 1, .sides = { true, true } };
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0)
+            return annotate_usage(stdout), exit(0), false;
+        if (strncmp(argv[i], "--", 2) != 0) {
+            if (o->in_path) {
+                fprintf(stderr, "annotate: one PGN file only (%s, then %s)\n", o->in_path, argv[i]);
+                return false;
+            }
+            o->in_path = argv[i];
+        } else if (!parse_flag(o, argv[i], i + 1 < argc ? argv[i + 1] : NULL))
+            return false;
+        else
+            i++;
+    }
+    if ((o->movetime_ms > 0) + (o->nodes > 0) + (o->depth > 0) > 1) {
+        fprintf(stderr, "annotate: one of --movetime, --nodes and --depth\n");
+        return false;
+    }
+    if (!o->movetime_ms && !o->depth && !o->nodes)
+        o->nodes = DEFAULT_NODES;
+    if (!o->in_path)
+        fprintf(stderr, "annotate: which PGN file?\n");
+    return o->in_path != NULL;
+}
+
+static void describe_limit(const AnnotateOptions *o, char *out, size_t size)
+{
+    if (o->movetime_ms)
+        snprintf(out, size, "bachess, %lld ms a position", (long long)o->movetime_ms);
+    else if (o->depth)
+        snprintf(out, size, "bachess, depth %lld a position", (long long)o->depth);
+    else
+        snprintf(out, size, "bachess, %lld nodes a position", (long long)o->nodes);
+}
+
+/* ---- the games in the file ------------------------------------------------------- */
+
+typedef struct {
+    int count;          /* games in the file, unreadable ones too */
+    int *positions;     /* per game number - 1: positions to search, or -1 for an unreadable game */
+    long total_positions;
+    int unreadable;
+} GameList;
+
+/* Reads the file once through: what there is to do, and the games that
+ * cannot be read, reported now. */
+static bool list_games(const char *path, GameList *list)
+{
+    char error[256];
+    PgnReader *r = pgn_open(path, error, sizeof error);
+    if (!r) {
+        fprintf(stderr, "annotate: %s\n", error);
+        return false;
+    }
+    *list = (GameList){ 0 };
+    int capacity = 0;
+    const PgnGame *g;
+    PgnError bad;
+    PgnStatus status = PGN_END;
+    while ((status = pgn_next(r, &g, &bad)) != PGN_END) {
+        if (list->count == capacity) {
+            capacity = capacity ? 2 * capacity : 256;
+            int *grown = realloc(list->positions, sizeof *grown * (size_t)capacity);
+            if (!grown)
+                break;
+            list->positions = grown;
+        }
+        bool good = status == PGN_GAME;
+        list->positions[list->count++] = good ? g->move_count + 1 : -1;
+        list->total_positions += good ? g->move_count + 1 : 0;
+        list->unreadable += !good;
+        if (!good)
+            fprintf(stderr, "annotate: %s: game %d, line %d: %s; passed over\n", path, bad.game, bad.line, bad.message);
+    }
+    pgn_close(r);
+    return status == PGN_END;
+}
+
+/* ---- the workers ------------------------------------------------------------------ */
+
+/* A game as it travels from a worker: this header, then the PGN text. */
+typedef struct {
+    int32_t number;     /* in the file */
+    int32_t annotated;  /* 0: it could not be (no text follows) */
+    int64_t text_size;
+    GameReport report;
+    char white[32], black[32], result[8];
+} GameHeader;
+
+typedef struct {
+    const AnnotateOptions *options;
+    AnnotateSettings settings;
+    _Atomic long *positions_searched; /* shared by every process */
+} Job;
+
+static bool stop_hook(void *context)
+{
+    (void)context;
+    return workers_should_stop();
+}
+
+static void searched_hook(void *context)
+{
+    atomic_fetch_add_explicit(((Job *)context)->positions_searched, 1, memory_order_relaxed);
+}
+
+static void copy_tag(const PgnGame *g, const char *name, char *out, size_t size)
+{
+    const char *value = pgn_tag(g, name);
+    snprintf(out, size, "%s", value && value[0] ? value : "?");
+}
+
+/* Annotates one game and sends it; false when the worker should end. */
+static bool send_game(Job *job, const PgnGame *g, int fd)
+{
+    AnnotateHooks hooks = { stop_hook, searched_hook, job };
+    GameHeader h = { .number = g->number };
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    h.annotated = out && annotate_game(g, &job->settings, &hooks, out, &h.report);
+    if (out)
+        fclose(out);
+    if (workers_should_stop()) {
+        free(text);
+        return false;
+    }
+    h.text_size = h.annotated ? (int64_t)size : 0;
+    copy_tag(g, "White", h.white, sizeof h.white);
+    copy_tag(g, "Black", h.black, sizeof h.black);
+    snprintf(h.result, sizeof h.result, "%s", g->result);
+    bool sent = pipe_write_all(fd, &h, sizeof h) && pipe_write_all(fd, text, (size_t)h.text_size);
+    free(text);
+    return sent;
+}
+
+static void run_worker(int worker, int fd, void *context)
+{
+    Job *job = context;
+    char error[256];
+    PgnReader *r = pgn_open(job->options->in_path, error, sizeof error);
+    const PgnGame *g;
+    PgnError bad;
+    PgnStatus status;
+    while (r && !workers_should_stop() && (status = pgn_next(r, &g, &bad)) != PGN_END)
+        if (status == PGN_GAME && (g->number - 1) % job->options->workers == worker && !send_game(job, g, fd))
+            break;
+    if (r)
+        pgn_close(r);
+}
+
+/* ---- progress and the table --------------------------------------------------------- */
+
+typedef struct {
+    int64_t start, last_shown;
+    bool tty;
+    int games_written, games_total;
+    long positions_total;
+    const _Atomic long *positions_searched;
+} Progress;
+
+static void show_progress(Progress *p, bool final)
+{
+    int64_t now = time_now_ms();
+    if (!final && now - p->last_shown < (p->tty ? PROGRESS_TTY_MS : PROGRESS_LOG_MS))
+        return;
+    p->last_shown = now;
+    long done = atomic_load(p->positions_searched);
+    double seconds = (double)(now - p->start) / 1000.0;
+    char left[48] = "";
+    if (done > 0 && done < p->positions_total) {
+        long eta = (long)(seconds * (double)(p->positions_total - done) / (double)done);
+        snprintf(left, sizeof left, ", %ld:%02ld left", eta / 60, eta % 60);
+    }
+    int width = 20, filled = p->positions_total ? (int)(width * done / p->positions_total) : width;
+    char bar[32];
+    for (int i = 0; i < width; i++)
+        bar[i] = i < filled ? '#' : '.';
+    bar[width] = '\0';
+    fprintf(stderr, "%sannotate: [%s] %d/%d games, %ld/%ld positions, %.0f s%s%s", p->tty ? "\r" : "", bar,
+            p->games_written, p->games_total, done, p->positions_total, seconds, left,
+            !p->tty ? "\n" : final ? "\033[K\n" : "\033[K"); /* a shorter line clears the rest of the last */
+}
+
+static void mark_counts(const GameReport *r, Color c, char *out, size_t size)
+{
+    if (r->accuracy[c] < 0)
+        snprintf(out, size, "%5s %4s %8s", "-", "-", "-");
+    else
+        snprintf(out, size, "%5.1f %4d %2d/%2d/%2d", r->accuracy[c], r->acpl[c], r->marks[c][MARK_INACCURACY],
+                 r->marks[c][MARK_MISTAKE], r->marks[c][MARK_BLUNDER]);
+}
+
+static void table_row(FILE *table, const GameHeader *h)
+{
+    char white[32], black[32];
+    mark_counts(&h->report, WHITE, white, sizeof white);
+    mark_counts(&h->report, BLACK, black, sizeof black);
+    fprintf(table, "%5d  %-18.18s %-18.18s %-7s  %s   %s\n", h->number, h->white, h->black, h->result, white, black);
+}
+
+/* ---- the parent ------------------------------------------------------------------------ */
+
+/* Waits until `fd` has data, showing progress meanwhile. */
+static void wait_for(int fd, Progress *progress)
+{
+    struct pollfd p = { .fd = fd, .events = POLLIN };
+    for (;;) {
+        int ready = poll(&p, 1, PROGRESS_TTY_MS);
+        if (ready > 0 || (ready < 0 && errno != EINTR))
+            return;
+        show_progress(progress, false);
+    }
+}
+
+/* Copies game `number` from its worker's pipe `fd` to `out`; false at the
+ * end of the pipe (or on a failed write, counted in *failures). */
+static bool copy_game(int fd, int number, FILE *out, FILE *table, int *failures)
+{
+    GameHeader h;
+    if (!pipe_read_all(fd, &h, sizeof h) || h.number != number)
+        return false;
+    char *text = malloc((size_t)h.text_size + 1);
+    bool ok = text && pipe_read_all(fd, text, (size_t)h.text_size);
+    if (ok && !h.annotated) {
+        fprintf(stderr, "annotate: game %d could not be annotated\n", h.number);
+        ++*failures;
+    }
+    if (ok && h.annotated) {
+        if (fwrite(text, 1, (size_t)h.text_size, out) != (size_t)h.text_size || fflush(out) != 0) {
+            fprintf(stderr, "annotate: cannot write: %s\n", strerror(errno));
+            ++*failures;
+            ok = false;
+        } else
+            table_row(table, &h);
+    }
+    free(text);
+    return ok;
+}
+
+/* Writes the games in the order of the file as the workers send them;
+ * returns how many were written. */
+static int write_games(const GameList *list, const int *fds, int workers, FILE *out, FILE *table, Progress *progress,
+                       int *failures)
+{
+    for (int number = 1; number <= list->count; number++) {
+        if (list->positions[number - 1] < 0)
+            continue;
+        int fd = fds[(number - 1) % workers];
+        wait_for(fd, progress);
+        int failures_before = *failures;
+        if (!copy_game(fd, number, out, table, failures)) {
+            if (!workers_interrupted() && *failures == failures_before) /* not a failed write */
+                fprintf(stderr, "annotate: game %d never came: its worker ended early\n", number);
+            break;
+        }
+        progress->games_written++;
+        show_progress(progress, false);
+    }
+    show_progress(progress, true);
+    return progress->games_written;
+}
+
+/* The engine for every game: no book, one search thread (workers, not
+ * threads, share the work: the output then does not depend on their number). */
+static bool set_engine_options(void)
+{
+    static const char *const SETTINGS[] = { "OwnBook=false", "Threads=1" };
+    char error[256];
+    for (size_t i = 0; i < sizeof SETTINGS / sizeof *SETTINGS; i++)
+        if (!option_set_assignment(SETTINGS[i], error, sizeof error)) {
+            fprintf(stderr, "annotate: cannot set %s: %s\n", SETTINGS[i], error);
+            return false;
+        }
+    return true;
+}
+
+static void fill_settings(const AnnotateOptions *o, const char *annotator, AnnotateSettings *s)
+{
+    timeman_init_limits(&s->limits);
+    s->limits.move_time = o->movetime_ms;
+    s->limits.nodes = (uint64_t)o->nodes;
+    s->limits.depth = (int)o->depth;
+    memcpy(s->sides, o->sides, sizeof s->sides);
+    s->annotator = annotator;
+}
+
+static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
+{
+    char annotator[96];
+    describe_limit(o, annotator, sizeof annotator);
+    _Atomic long *searched = mmap(NULL, sizeof *searched, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (searched == MAP_FAILED) {
+        fprintf(stderr, "annotate: cannot share the progress counter: %s\n", strerror(errno));
+        return 1;
+    }
+    atomic_store(searched, 0);
+    Job job = { .options = o, .positions_searched = searched };
+    fill_settings(o, annotator, &job.settings);
+
+    char *table_text = NULL;
+    size_t table_size = 0;
+    FILE *table = open_memstream(&table_text, &table_size);
+    int fds[WORKERS_MAX], failures = 0, written = 0;
+    fflush(NULL);
+    bool started = table && workers_start(o->workers, run_worker, &job, fds);
+    int64_t start = time_now_ms();
+    Progress progress = { .start = start, .last_shown = start, .tty = isatty(STDERR_FILENO),
+                          .games_total = list->count - list->unreadable, .positions_total = list->total_positions,
+                          .positions_searched = searched };
+    if (started)
+        written = write_games(list, fds, o->workers, out, table, &progress, &failures);
+    if (written < progress.games_total) /* a worker still at work has nobody to send to */
+        workers_stop();
+    for (int w = 0; started && w < o->workers; w++)
+        close(fds[w]);
+    bool workers_ok = workers_wait();
+    bool interrupted = workers_interrupted();
+    if (table)
+        fclose(table);
+    fprintf(stderr, "%5s  %-18s %-18s %-7s  %-19s   %s\n%54s%s   %s\n", "game", "white", "black", "result",
+            "white", "black", "", "  acc ACPL ?!/ ?/??", "  acc ACPL ?!/ ?/??");
+    fputs(table_text ? table_text : "", stderr);
+    fprintf(stderr, "annotate: %d of %d games written (%s), %.1f s%s\n", written, progress.games_total,
+            o->out_path ? o->out_path : "standard output", (double)(time_now_ms() - progress.start) / 1000.0,
+            interrupted ? "; interrupted" : "");
+    free(table_text);
+    munmap(searched, sizeof *searched);
+    if (interrupted)
+        return EXIT_INTERRUPTED;
+    return started && workers_ok && failures == 0 && written == progress.games_total ? 0 : 1;
+}
+
+int annotate_command(int argc, char **argv)
+{
+    AnnotateOptions o;
+    if (!parse_options(argc, argv, &o)) {
+        annotate_usage(stderr);
+        return 2;
+    }
+    GameList list;
+    if (!set_engine_options() || !list_games(o.in_path, &list))
+        return 2;
+    FILE *out = o.out_path ? fopen(o.out_path, "w") : stdout;
+    if (!out) {
+        fprintf(stderr, "annotate: cannot open %s: %s\n", o.out_path, strerror(errno));
+        free(list.positions);
+        return 2;
+    }
+    int status = run(&o, &list, out);
+    if (out != stdout && fclose(out) != 0) {
+        fprintf(stderr, "annotate: cannot write %s: %s\n", o.out_path, strerror(errno));
+        status = status ? status : 1;
+    }
+    free(list.positions);
+    return status;
+}

@@ -1,0 +1,56 @@
+#pragma once
+/*
+ * annotate_game.h — one game of `bachess annotate` (docs/annotate.md).
+ *
+ * Every position of the game's main line is searched once, the start and
+ * the final position included: a position's score is its search's score,
+ * and the line that search found is the better line for the move played
+ * there. A move is judged by the score before it against the score after
+ * it (tools/accuracy.h), never when it is the engine's own choice. A
+ * position with one legal move takes the score of the next (the move is
+ * forced); a position without one is mate or stalemate, scored by the rules.
+ *
+ * The game is then written as PGN: the tags read (Seven Tag Roster first),
+ * then Annotator and, per player annotated, Accuracy and ACPL tags; every
+ * move with a `{[%eval …]}` comment (none after a mate on the board); a
+ * marked move with its NAG, what it threw away where the engine can tell
+ * (a mate, or a piece the reply takes for good) and the engine's move; a
+ * mistake or blunder with the engine's line as a variation. Comments,
+ * NAGs and variations of the input are not carried over.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "games/pgn.h"
+#include "timeman.h"
+#include "tools/accuracy.h"
+
+enum { ANNOTATE_LINE_PLIES = 8 };
+
+typedef struct {
+    SearchLimits limits;      /* the search of each position */
+    bool sides[COLOR_NB];     /* whose moves get marks, lines and the tags */
+    const char *annotator;    /* the Annotator tag */
+} AnnotateSettings;
+
+/* What the stderr table shows of a game. */
+typedef struct {
+    double accuracy[COLOR_NB]; /* -1: not annotated, or no move */
+    int acpl[COLOR_NB];        /* -1: the same */
+    int marks[COLOR_NB][MARK_NB];
+    int plies;
+} GameReport;
+
+/* Polled between searches: `stop` ends the game unfinished, `searched`
+ * counts one more position searched (progress). */
+typedef struct {
+    bool (*stop)(void *context);
+    void (*searched)(void *context);
+    void *context;
+} AnnotateHooks;
+
+/* Searches every position of `g` with the engine (set up by the caller:
+ * one thread, no book) and writes the annotated game to `out`. False, with
+ * nothing written, when stopped or out of memory. */
+bool annotate_game(const PgnGame *g, const AnnotateSettings *settings, const AnnotateHooks *hooks, FILE *out,
+                   GameReport *report);

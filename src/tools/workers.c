@@ -1,0 +1,141 @@
+/* workers.c — forked workers with pipes and stop signals (see workers.h). */
+#include "tools/workers.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "engine.h"
+
+static volatile sig_atomic_t stop_requested;
+static pid_t parent_pid;
+static pid_t worker_pids[WORKERS_MAX];
+static volatile sig_atomic_t worker_count; /* of worker_pids, as they are started */
+static struct sigaction saved_int, saved_term; /* the handlers before the workers, put back after */
+
+static void forward_stop(void)
+{
+    for (int w = 0; w < worker_count; w++)
+        kill(worker_pids[w], SIGTERM);
+}
+
+static void request_stop(int signal_number)
+{
+    (void)signal_number;
+    int saved_errno = errno;
+    stop_requested = 1;
+    if (getpid() == parent_pid) /* a worker inherits the handler, not the role */
+        forward_stop();
+    else /* the search under way may be long: it ends now */
+        engine_stop_from_signal();
+    errno = saved_errno;
+}
+
+static void catch_stop_signals(void)
+{
+    struct sigaction action = { .sa_handler = request_stop, .sa_flags = SA_RESTART };
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &saved_int);
+    sigaction(SIGTERM, &action, &saved_term);
+}
+
+/* In a worker, once forked: a SIGTERM when the parent dies, and no death by
+ * SIGPIPE when the parent has stopped reading (the write fails instead). */
+static void watch_parent(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+}
+
+bool workers_should_stop(void)
+{
+    /* getppid() also covers a parent that died before prctl took effect. */
+    return stop_requested || (getpid() != parent_pid && getppid() != parent_pid);
+}
+
+bool workers_interrupted(void)
+{
+    return stop_requested;
+}
+
+static void run_worker(int w, int write_fd, const int *fds, WorkerBody body, void *context)
+{
+    watch_parent();
+    for (int k = 0; k < w; k++) /* the read ends of the workers before, inherited */
+        close(fds[k]);
+    body(w, write_fd, context);
+    close(write_fd);
+    _exit(0);
+}
+
+bool workers_start(int count, WorkerBody body, void *context, int *fds)
+{
+    stop_requested = 0;
+    worker_count = 0;
+    parent_pid = getpid();
+    catch_stop_signals();
+    for (int w = 0; w < count; w++) {
+        int pipe_fds[2];
+        pid_t pid = -1;
+        if (pipe(pipe_fds) != 0 || (pid = fork()) < 0) {
+            fprintf(stderr, "cannot start worker %d: %s\n", w, strerror(errno));
+            forward_stop();
+            return false;
+        }
+        if (pid == 0) {
+            close(pipe_fds[0]);
+            run_worker(w, pipe_fds[1], fds, body, context);
+        }
+        worker_pids[w] = pid;
+        worker_count = w + 1;
+        close(pipe_fds[1]);
+        fds[w] = pipe_fds[0];
+    }
+    if (stop_requested) /* it came while a worker was being started */
+        forward_stop();
+    return true;
+}
+
+void workers_stop(void)
+{
+    forward_stop();
+}
+
+bool workers_wait(void)
+{
+    bool ok = true;
+    for (int w = 0; w < worker_count; w++) {
+        int status;
+        if (waitpid(worker_pids[w], &status, 0) == worker_pids[w] && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+            ok = false;
+    }
+    worker_count = 0; /* their pids may be reused now: no more forwarding */
+    sigaction(SIGINT, &saved_int, NULL);
+    sigaction(SIGTERM, &saved_term, NULL);
+    return ok;
+}
+
+static bool transfer_all(int fd, void *data, size_t size, bool writing)
+{
+    char *p = data;
+    while (size > 0) {
+        ssize_t n = writing ? write(fd, p, size) : read(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n, size -= (size_t)n;
+    }
+    return true;
+}
+
+bool pipe_write_all(int fd, const void *data, size_t size) { return transfer_all(fd, (void *)data, size, true); }
+bool pipe_read_all(int fd, void *data, size_t size) { return transfer_all(fd, data, size, false); }

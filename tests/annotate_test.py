@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""tests/annotate_test.py — `bachess annotate` end to end (make annotate-test).
+
+    python3 tests/annotate_test.py [BACHESS] [DATA_DIR]
+
+Checks, with node-limited searches (nothing here depends on the machine's
+speed):
+  1. A game that hangs the queen gets `$4` (??), "loses the queen", the
+     engine's better line as a variation and an [%eval] on every move; a game
+     that misses a mate in one gets `$4`, "mate in 1 was missed" and
+     (4. Qxf7#); the move that walks into that mate gets "walks into mate
+     in 1"; Accuracy and ACPL tags for both players.
+  2. An unreadable game is reported on stderr with its number and line and
+     passed over; the others are written, in the order of the file.
+  3. pgn-extract reads the output without a complaint, and its own output
+     keeps every [%eval] comment and NAG.
+  4. The output is the same with one worker or two, and on standard output.
+  5. Bad arguments are refused with status 2.
+  6. SIGINT in the middle of a run: status 130, every game written is whole
+     and pgn-extract reads them all.
+The last line is "N passed, N failed"; the exit status is 1 on a failure.
+"""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+BACHESS = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./bachess")
+DATA = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else "data")
+PGN_EXTRACT = shutil.which("pgn-extract") or "/usr/games/pgn-extract"
+
+GAMES = """[Event "Queen hang"]
+[Site "?"]
+[Date "2024.01.01"]
+[Round "1"]
+[White "Alpha"]
+[Black "Beta"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 Qh4 3. Nxh4 Nf6 4. Nc3 Bc5 5. d3 d6 1-0
+
+[Event "Broken"]
+[White "X"]
+[Black "Y"]
+[Result "*"]
+
+1. e4 e5 2. Ke3 Nf6 *
+
+[Event "Mate missed"]
+[White "Gamma"]
+[Black "Delta"]
+[Result "*"]
+
+1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qf3 Nd4 *
+"""
+PLIES = 10 + 8  # moves of the two readable games: each gets an [%eval]
+
+passed = failed = 0
+
+
+def check(ok, what, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok    {what}")
+    else:
+        failed += 1
+        print(f"FAIL  {what}" + (f"\n{detail}" if detail else ""))
+
+
+def flat(text):
+    """Movetext with every run of white space as one space."""
+    return re.sub(r"\s+", " ", text)
+
+
+def annotate(args, **kw):
+    return subprocess.run([BACHESS, "annotate"] + args, capture_output=True, text=True, timeout=600, **kw)
+
+
+def pgn_extract(path, out):
+    return subprocess.run([PGN_EXTRACT, "-s", path, "-o", out], capture_output=True, text=True, timeout=120)
+
+
+def main():
+    if not os.access(PGN_EXTRACT, os.X_OK):
+        check(False, "pgn-extract is installed (scripts/install-test-deps.sh)")
+        return
+    tmp = tempfile.mkdtemp(prefix="bachess-annotate-")
+    try:
+        run_checks(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_checks(tmp):
+    games = os.path.join(tmp, "games.pgn")
+    with open(games, "w") as f:
+        f.write(GAMES)
+    out1, out2 = os.path.join(tmp, "one.pgn"), os.path.join(tmp, "two.pgn")
+
+    # 1, 2: marks, lines, evaluations, the unreadable game
+    r = annotate([games, "--nodes", "20000", "--out", out1])
+    check(r.returncode == 0, "annotate exits with 0", r.stderr)
+    check(re.search(r"game 2, line 16: .*Ke3.*passed over", r.stderr) is not None,
+          "the unreadable game is reported with its number and line", r.stderr)
+    text = open(out1).read()
+    movetext = flat(text)
+    check(text.count("[Event ") == 2 and "Broken" not in text, "the unreadable game is passed over, the others written")
+    check(text.index("Queen hang") < text.index("Mate missed"), "games in the order of the file")
+    check(re.search(r"2\.\.\. Qh4 \$4 \{\[%eval [0-9.]+\] Blunder: loses the queen\. \S+ was best\.\} \(2\.\.\. ",
+                    movetext) is not None, "the queen hang: ??, what it loses, the better line", movetext)
+    check("4. Qf3 $4 {[%eval -" in movetext and "Blunder: mate in 1 was missed. Qxf7# was best.} (4. Qxf7#)" in movetext,
+          "the missed mate in one: ??, the comment and the mate as a variation", movetext)
+    check("3... Nf6 $4 {[%eval #1] Blunder: walks into mate in 1." in movetext, "walking into mate in one", movetext)
+    evals = re.findall(r"\[%eval (#-?\d+|-?\d+\.\d\d)\]", text)
+    check(len(evals) == PLIES, f"an [%eval] on every move ({len(evals)} of {PLIES})", text)
+    for tag in ("WhiteAccuracy", "BlackAccuracy", "WhiteACPL", "BlackACPL", "Annotator"):
+        check(text.count(f"[{tag} ") == 2, f"tag {tag} in both games")
+    check(re.search(r"\n\s+3\s+Gamma\s+Delta\s+\*\s+[0-9.]+\s+\d+\s+\d+/ ?\d+/ ?1", r.stderr) is not None,
+          "the table on stderr: game 3, White's blunder counted", r.stderr)
+
+    # 3: pgn-extract reads it and keeps the evaluations and NAGs
+    again = os.path.join(tmp, "again.pgn")
+    p = pgn_extract(out1, again)
+    check(p.returncode == 0 and p.stderr.strip() == "", "pgn-extract reads the output without a complaint", p.stderr)
+    kept = flat(open(again).read()) if os.path.exists(again) else ""
+    check(len(re.findall(r"\[%eval ", kept)) == PLIES and kept.count("$4") == movetext.count("$4"),
+          "pgn-extract's output keeps every [%eval] and NAG", kept)
+
+    # 4: one worker or two; standard output
+    r2 = annotate([games, "--nodes", "20000", "--threads", "2", "--out", out2])
+    check(r2.returncode == 0 and open(out2).read() == text, "the same output with two workers", r2.stderr)
+    r3 = annotate([games, "--nodes", "20000"])
+    check(r3.returncode == 0 and r3.stdout == text and "[Event" not in r3.stderr, "the same on standard output")
+
+    # 5: bad arguments
+    for args in (["--nodes", "10", "--depth", "3", games], [games, "--side", "red"], [games, "--threads", "0"],
+                 [], [games, "--frobnicate", "1"], [os.path.join(tmp, "missing.pgn")]):
+        r = annotate(args)
+        check(r.returncode == 2, f"refused with 2: {' '.join(a.replace(tmp, '') for a in args)}", r.stderr)
+
+    # 6: SIGINT once the first game is written
+    sigint_check(tmp)
+
+
+def sigint_check(tmp):
+    masters = os.path.join(tmp, "masters.pgn")
+    subprocess.run([PGN_EXTRACT, "-s", "--stopafter", "8", os.path.join(DATA, "master_games.pgn"), "-o", masters],
+                   check=True, capture_output=True)
+    out = os.path.join(tmp, "interrupted.pgn")
+    with open(os.path.join(tmp, "interrupted.err"), "w") as err:
+        proc = subprocess.Popen([BACHESS, "annotate", masters, "--nodes", "50000", "--threads", "2", "--out", out],
+                                stdout=subprocess.DEVNULL, stderr=err)
+        deadline = time.time() + 600
+        while time.time() < deadline and proc.poll() is None:
+            if os.path.exists(out) and os.path.getsize(out) > 0:
+                break
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        status = proc.wait(timeout=120)
+    written = open(out).read()
+    games = written.count("[Event ")
+    if status == 0:  # the machine was quicker than the signal: nothing to check but the games
+        print("note  every game was done before SIGINT")
+    check(status in (0, 130) and games >= 1, f"SIGINT: status {status}, {games} whole games kept")
+    again = os.path.join(tmp, "interrupted-again.pgn")
+    p = pgn_extract(out, again)
+    check(p.returncode == 0 and p.stderr.strip() == "" and open(again).read().count("[Event ") == games,
+          "SIGINT: every game kept is whole (pgn-extract reads them all)", p.stderr)
+
+
+if __name__ == "__main__":
+    main()
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)

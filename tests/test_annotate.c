@@ -1,0 +1,263 @@
+/* test_annotate.c — `bachess annotate`: lichess's win-probability model
+ * (win%, the marks' thresholds, mates), move and game accuracy against
+ * lila's own test cases and an independent transcription of its formula,
+ * the average centipawn loss, [%eval] text, and the command itself on a
+ * game that hangs the queen, the same with one worker or two. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "score.h"
+#include "support.h"
+#include "tools/accuracy.h"
+#include "tools/annotate.h"
+
+static void setup(void)
+{
+    board_init();
+    engine_init();
+}
+TestSuite(annotate, .init = setup, .fini = engine_quit, .timeout = 120);
+
+#define assert_near(actual, expected, tolerance)                                                \
+    cr_assert(fabs((actual) - (expected)) <= (tolerance), "%s = %.9f, expected %.9f", #actual, \
+              (double)(actual), (double)(expected))
+
+/* ---- the model ---------------------------------------------------------------- */
+
+Test(annotate, win_percent_follows_lichess_model)
+{
+    assert_near(winning_chances(0), 0.0, 1e-12);
+    assert_near(win_percent(0), 50.0, 1e-12);
+    assert_near(win_percent(100), 59.102589719, 1e-6);
+    assert_near(win_percent(-250), 28.485195256, 1e-6);
+    assert_near(win_percent(1000), 97.544743634, 1e-6);
+    assert_near(win_percent(5000), win_percent(1000), 1e-12); /* held at ±1000 cp */
+    assert_near(win_percent(mate_in(3)), win_percent(1000), 1e-12);
+    assert_near(win_percent(mated_in(2)), win_percent(-1000), 1e-12);
+    assert_near(win_percent(300) + win_percent(-300), 100.0, 1e-9);
+}
+
+Test(annotate, move_accuracy_follows_lila)
+{
+    assert_near(move_accuracy(50, 50), 100.0, 1e-12);
+    assert_near(move_accuracy(40, 60), 100.0, 1e-12); /* a gain is perfect */
+    assert_near(move_accuracy(60, 40), 41.016818741, 1e-6);
+    assert_near(move_accuracy(win_percent(0), win_percent(-300)), 32.398104253, 1e-6);
+    assert_near(move_accuracy(100, 0), 0.0, 1e-12);
+}
+
+/* lichess marks at a drop of 0.1, 0.2, 0.3 in winning chances: from an
+ * even position that is a fall to -54.5, -110.1 and -168.1 cp. */
+Test(annotate, marks_at_lichess_thresholds)
+{
+    cr_assert_eq(judge_move(0, -54, WHITE).mark, MARK_NONE);
+    cr_assert_eq(judge_move(0, -55, WHITE).mark, MARK_INACCURACY);
+    cr_assert_eq(judge_move(0, -110, WHITE).mark, MARK_INACCURACY);
+    cr_assert_eq(judge_move(0, -111, WHITE).mark, MARK_MISTAKE);
+    cr_assert_eq(judge_move(0, -168, WHITE).mark, MARK_MISTAKE);
+    cr_assert_eq(judge_move(0, -169, WHITE).mark, MARK_BLUNDER);
+    cr_assert_eq(judge_move(0, 169, BLACK).mark, MARK_BLUNDER);
+    cr_assert_eq(judge_move(0, 54, BLACK).mark, MARK_NONE);
+    cr_assert_eq(judge_move(0, -900, BLACK).mark, MARK_NONE); /* Black gained */
+    /* The same centipawns matter less far from equality. */
+    cr_assert_eq(judge_move(900, 700, WHITE).mark, MARK_NONE);
+    cr_assert_eq(mark_nag(MARK_INACCURACY), 6);
+    cr_assert_eq(mark_nag(MARK_MISTAKE), 2);
+    cr_assert_eq(mark_nag(MARK_BLUNDER), 4);
+    cr_assert_str_eq(mark_name(MARK_BLUNDER), "Blunder");
+}
+
+Test(annotate, mates_missed_and_walked_into)
+{
+    Judgement j = judge_move(mate_in(1), 50, WHITE);
+    cr_assert(j.mate_missed && !j.mate_allowed);
+    cr_assert_eq(j.mark, MARK_BLUNDER);
+    cr_assert_eq(judge_move(mate_in(1), 800, WHITE).mark, MARK_MISTAKE);
+    cr_assert_eq(judge_move(mate_in(1), 1200, WHITE).mark, MARK_INACCURACY);
+    cr_assert_eq(judge_move(-mate_in(3), -50, BLACK).mark, MARK_BLUNDER); /* Black's mate let go */
+
+    j = judge_move(0, mated_in(2), WHITE);
+    cr_assert(j.mate_allowed && !j.mate_missed);
+    cr_assert_eq(j.mark, MARK_BLUNDER);
+    cr_assert_eq(judge_move(-800, mated_in(2), WHITE).mark, MARK_MISTAKE);
+    cr_assert_eq(judge_move(-1200, mated_in(2), WHITE).mark, MARK_INACCURACY);
+    cr_assert_eq(judge_move(0, mate_in(4), BLACK).mark, MARK_BLUNDER); /* White now mates */
+
+    j = judge_move(mate_in(3), mated_in(2), WHITE); /* both at once */
+    cr_assert(j.mate_missed && j.mate_allowed);
+    cr_assert_eq(j.mark, MARK_BLUNDER);
+    /* A slower mate, or a mate against us that was there already, is no mark. */
+    cr_assert_eq(judge_move(mate_in(1), mate_in(9), WHITE).mark, MARK_NONE);
+    cr_assert_eq(judge_move(mated_in(8), mated_in(2), WHITE).mark, MARK_NONE);
+}
+
+Test(annotate, eval_text_as_lichess_reads_it)
+{
+    static const struct {
+        int score;
+        const char *text;
+    } CASES[] = {
+        { 17, "0.17" }, { -130, "-1.30" }, { 0, "0.00" }, { -5, "-0.05" }, { 1234, "12.34" }, { 100, "1.00" },
+        { MATE - 5, "#3" }, { MATE - 1, "#1" }, { -(MATE - 4), "#-2" }, { -(MATE - 3), "#-2" }, { -(MATE - 1), "#-1" },
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+        char text[16];
+        format_eval(CASES[i].score, text, sizeof text);
+        cr_assert_str_eq(text, CASES[i].text, "score %d", CASES[i].score);
+    }
+    cr_assert_eq(mate_in_moves(250), 0);
+    cr_assert_eq(mate_in_moves(MATE - 5), 3);
+    cr_assert_eq(mate_in_moves(-(MATE - 6)), -3);
+}
+
+/* ---- game accuracy: lila's AccuracyPercentTest cases, within its tolerances ---- */
+
+static void accuracy_of(const int *cps, int count, Color first, double accuracy[COLOR_NB])
+{
+    int scores[128] = { 15 }; /* lila starts from +0.15 */
+    memcpy(scores + 1, cps, sizeof *cps * (size_t)count);
+    game_accuracy(scores, count, first, accuracy);
+}
+
+Test(annotate, game_accuracy_of_lila_cases)
+{
+    double a[COLOR_NB];
+    accuracy_of((int[]){ 15, 15 }, 2, WHITE, a);
+    assert_near(a[WHITE], 100, 1);
+    assert_near(a[BLACK], 100, 1);
+    accuracy_of((int[]){ -900, -900 }, 2, WHITE, a);
+    assert_near(a[WHITE], 10, 5);
+    assert_near(a[BLACK], 100, 1);
+    accuracy_of((int[]){ 15, 900 }, 2, WHITE, a);
+    assert_near(a[WHITE], 100, 1);
+    assert_near(a[BLACK], 10, 5);
+    accuracy_of((int[]){ -900, 0 }, 2, WHITE, a);
+    assert_near(a[WHITE], 10, 5);
+    assert_near(a[BLACK], 10, 5);
+    accuracy_of((int[]){ 900, 900 }, 2, BLACK, a); /* Black moves first and blunders */
+    assert_near(a[BLACK], 10, 5);
+    assert_near(a[WHITE], 100, 1);
+    accuracy_of((int[]){ 15 }, 1, WHITE, a); /* Black has no move */
+    cr_assert_eq(a[BLACK], -1);
+
+    int cps[100];
+    for (int i = 0; i < 21; i++)
+        cps[i] = i < 20 ? 15 : -900;
+    accuracy_of(cps, 21, WHITE, a);
+    assert_near(a[WHITE], 50, 5);
+    assert_near(a[BLACK], 100, 1);
+    for (int i = 0; i < 100; i++)
+        cps[i] = i % 2 ? 15 : -50; /* 65 cp lost each move */
+    accuracy_of(cps, 100, WHITE, a);
+    assert_near(a[WHITE], 76, 8);
+    assert_near(a[BLACK], 76, 8);
+    for (int i = 0; i < 100; i++)
+        cps[i] = i % 2 ? 15 : -435;
+    accuracy_of(cps, 100, WHITE, a);
+    assert_near(a[WHITE], 20, 8);
+}
+
+/* Exact values from a separate transcription of lila's gameAccuracy
+ * (Python: windows, population deviations, weighted and harmonic means). */
+Test(annotate, game_accuracy_exactly_as_lila)
+{
+    static const int SEQUENCE[] = { 30, -20, 40, -200, -180, -250, 100, 90, -400, -380, -390,
+                                    -600, -500, -900, -880, 20, 10, -5, 0, 30, 25, -10 };
+    double a[COLOR_NB];
+    accuracy_of(SEQUENCE, sizeof SEQUENCE / sizeof *SEQUENCE, WHITE, a);
+    assert_near(a[WHITE], 68.508361573, 1e-6);
+    assert_near(a[BLACK], 65.091949968, 1e-6);
+    accuracy_of((int[]){ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, -900 }, 21,
+                WHITE, a);
+    assert_near(a[WHITE], 46.853402833, 1e-6);
+    int cps[100];
+    for (int i = 0; i < 100; i++)
+        cps[i] = i % 2 ? 15 : -135;
+    accuracy_of(cps, 100, WHITE, a);
+    assert_near(a[WHITE], 55.000662133, 1e-6);
+    assert_near(a[BLACK], 55.000662133, 1e-6);
+}
+
+Test(annotate, average_centipawn_loss_holds_scores_at_1000)
+{
+    int acpl[COLOR_NB];
+    average_centipawn_loss((int[]){ 15, -900, -900 }, 2, WHITE, acpl);
+    cr_assert_eq(acpl[WHITE], 915);
+    cr_assert_eq(acpl[BLACK], 0);
+    average_centipawn_loss((int[]){ 0, mated_in(4), 0 }, 2, WHITE, acpl); /* a mate counts as 1000 */
+    cr_assert_eq(acpl[WHITE], 1000);
+    cr_assert_eq(acpl[BLACK], 1000);
+    average_centipawn_loss((int[]){ 20, 50, 40, 10 }, 3, BLACK, acpl); /* Black loses 30 and 0, White 10 */
+    cr_assert_eq(acpl[BLACK], 15);
+    cr_assert_eq(acpl[WHITE], 10);
+    cr_assert_eq(centipawn_loss(50, -20, WHITE), 70);
+    cr_assert_eq(centipawn_loss(50, -20, BLACK), 0);
+}
+
+/* ---- the command ---------------------------------------------------------------- */
+
+static const char GAMES[] = "[Event \"Queen hang\"]\n[White \"Alpha\"]\n[Black \"Beta\"]\n[Result \"1-0\"]\n\n"
+                            "1. e4 e5 2. Nf3 Qh4 3. Nxh4 Nf6 4. Nc3 Bc5 1-0\n\n"
+                            "[Event \"Broken\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n"
+                            "[Event \"Mate missed\"]\n[White \"Gamma\"]\n[Black \"Delta\"]\n[Result \"*\"]\n\n"
+                            "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qf3 Nd4 *\n";
+
+/* The file's text with line breaks as spaces (movetext breaks anywhere). */
+static char *read_file_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    char *text = calloc(1, 1 << 16);
+    cr_assert_gt(fread(text, 1, (1 << 16) - 1, f), 0);
+    fclose(f);
+    for (char *c = text; *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    return text;
+}
+
+/* Annotates GAMES with `threads` workers; returns the output text. */
+static char *annotate_games(const char *threads)
+{
+    char in[] = "/tmp/bachess-annotate-in-XXXXXX", out[] = "/tmp/bachess-annotate-out-XXXXXX";
+    int fd = mkstemp(in);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, GAMES, sizeof GAMES - 1), (ssize_t)(sizeof GAMES - 1));
+    close(fd);
+    close(mkstemp(out));
+    char *argv[] = { in, "--nodes", "20000", "--threads", (char *)threads, "--out", out };
+    cr_assert_eq(annotate_command(sizeof argv / sizeof *argv, argv), 0);
+    char *text = read_file_text(out);
+    unlink(in);
+    unlink(out);
+    return text;
+}
+
+Test(annotate, command_marks_the_queen_hang_and_the_missed_mate)
+{
+    char *text = annotate_games("1");
+    cr_assert(strstr(text, "2... Qh4 $4 {[%eval "), "%s", text);
+    cr_assert(strstr(text, "Blunder: loses the queen."), "%s", text);
+    cr_assert(strstr(text, "(2... "), "the better line: %s", text);
+    cr_assert(strstr(text, "4. Qf3 $4 {[%eval "), "%s", text);
+    cr_assert(strstr(text, "Blunder: mate in 1 was missed. Qxf7# was best.} (4. Qxf7#)"), "%s", text);
+    cr_assert(strstr(text, "3... Nf6 $4 {[%eval #1] Blunder: walks into mate in 1."), "%s", text);
+    cr_assert(strstr(text, "1. e4 {[%eval "), "%s", text);
+    cr_assert(strstr(text, "[WhiteAccuracy \""), "%s", text);
+    cr_assert(strstr(text, "[BlackACPL \""), "%s", text);
+    cr_assert_null(strstr(text, "Broken"), "the unreadable game is passed over");
+    free(text);
+}
+
+Test(annotate, same_output_for_any_number_of_workers)
+{
+    char *one = annotate_games("1"), *two = annotate_games("2");
+    cr_assert_str_eq(one, two);
+    free(one);
+    free(two);
+}
