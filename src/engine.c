@@ -490,6 +490,22 @@ void engine_ponderhit(void)
     pthread_mutex_unlock(&engine.lock);
 }
 
+void engine_ponderhit_with_clock(const SearchLimits *limits)
+{
+    pthread_mutex_lock(&engine.lock);
+    SearchShared *s = &engine.shared;
+    TimeBudget now;
+    timeman_init(&now, limits, engine.game->side, engine_settings.move_overhead_ms);
+    /* The search reads the limits only once `pondering` is false (stored
+     * after them), and the start stays that of the `go`, for the info times. */
+    s->budget.soft = now.soft;
+    s->budget.hard = now.hard;
+    atomic_store(&s->clock_start, now.start);
+    atomic_store(&s->pondering, false);
+    pthread_cond_broadcast(&engine.changed);
+    pthread_mutex_unlock(&engine.lock);
+}
+
 void engine_wait(void)
 {
     if (!engine.thread_started)

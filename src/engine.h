@@ -48,6 +48,11 @@ void engine_stop(void);
  * engine_stop(). A go that starts later clears the flag again. */
 void engine_stop_from_signal(void);
 void engine_ponderhit(void);
+/* A ponder hit where the GUI tells the clock with the move (CECP sends time
+ * and otim before it): the time budget is made again from `limits`, which
+ * hold the clock as it is now, instead of the clock the pondering started
+ * with; the search goes on with all it has found. */
+void engine_ponderhit_with_clock(const SearchLimits *limits);
 void engine_wait(void);
 bool engine_is_searching(void);
 

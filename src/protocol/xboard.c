@@ -371,10 +371,15 @@ static bool is_predicted(const char *text)
     return strlen(text) == strlen(expected) && strncasecmp(text, expected, strlen(expected)) == 0;
 }
 
+/* The time and otim that came with the move are the clock now: the search
+ * started pondering with the clock after our last move, which the GUI may
+ * have charged more than we counted. */
 static void ponder_hit(void)
 {
     xboard_pgn_move(xb.predicted, false); /* the expected move was played: it is real now */
-    engine_ponderhit();
+    SearchLimits limits;
+    xboard_clock_limits(&xb.clock, engine_board(), &limits);
+    engine_ponderhit_with_clock(&limits);
     xb.activity = THINKING;
     xb.predicted = MOVE_NONE;
     xb.think_start = time_now_ms();

@@ -54,6 +54,9 @@ MOVE_NOW_MS = 500        # ? read -> move written (18); measured 36 ms
 ST_OVER_MS = 500         # st N: the move written by N s + this after the command that starts the search
 #                          (08, 10, 12, 13); measured +22 ms
 LOW_CLOCK_MS = 500       # time 50 (0.5 s left): go read -> move written (14); measured 123 ms
+PONDER_HIT_CLOCK_MS = 170  # time 17 (0.17 s left) with a ponder hit: usermove read -> move written
+#                            (27); the clock itself, a move after it loses on time. Measured 10-23 ms
+#                            idle, 9-36 ms in 8 runs under stress-ng --cpu 2; 528-645 ms before the fix
 # 16 (thinking time in centiseconds): each line's time <= its write time
 # since go (+1 cs); the last >= half of it - 200 ms (measured lag 40 ms).
 MEASURED = {}
@@ -625,6 +628,42 @@ def s17_ping_while_thinking():
         eng.expect_none(r"^move ", 0.5, sync=("ping 9", r"^pong 9$"))
 
 
+def predicted_reply(eng):
+    """After the engine's move with `hard`: the reply it ponders on (hint),
+    or None when it thinks without one."""
+    mark = eng.mark()
+    eng.send("hint")
+    eng.send("ping 1")
+    eng.expect(r"^pong 1$", LIVENESS_S)
+    hints = [t.split()[1] for t in eng.since(mark) if t.startswith("Hint:")]
+    return hints[-1] if hints else None
+
+
+def s27_ponder_hit_with_a_fallen_clock():
+    """With a ponder hit, the clock XBoard sends with the move (time, otim)
+    is the one that counts: the search was pondering with the budget of the
+    clock after its own move (10 s here), which the GUI may have charged
+    more than the engine counted. Before, the move came 528-645 ms after a
+    usermove that left 0.17 s: a loss on time."""
+    for attempt in range(3):   # a search whose PV is one move long predicts nothing: play again
+        with cecp() as eng:
+            for line in ("new", "hard", "post", "level 0 0:10 0.1", "time 1000", "otim 1000", "usermove e2e4"):
+                eng.send(line)
+            eng.expect(MOVE, LIVENESS_S)
+            reply = predicted_reply(eng)
+            if reply is None:
+                continue
+            eng.skip_to_end()
+            trace = eng.trace_mark()
+            for line in ("time 17", "otim 32", "usermove " + reply):
+                eng.send(line)
+            eng.expect(MOVE, LIVENESS_S)
+            ms = took(eng, trace, r"^usermove ", r"^move ", "ponder hit, 0.17 s left: usermove -> move (engine ms)")
+            check(ms < PONDER_HIT_CLOCK_MS, f"move written {ms} ms after a ponder hit with 0.17 s on the clock")
+            return
+    raise HarnessError("no predicted reply to ponder on in 3 games")
+
+
 def s18_move_now():
     with cecp() as eng:
         for line in ("new", "force", "usermove d2d4", "post", "st 30", "go"):
@@ -1058,6 +1097,7 @@ SCENARIOS = [
     ("25 two games in a row", s25_reuse),
     ("25b resign when hopeless (option ResignScore)", s25b_resign),
     ("25c the game in the PGN log (option PGNLog)", s25c_pgn_log),
+    ("27 ponder hit: the clock sent with the move counts", s27_ponder_hit_with_a_fallen_clock),
     ("26 no stray lines", s26_no_stray_lines),
 ]
 
