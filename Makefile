@@ -14,7 +14,7 @@
 #   make book-interop  opening books and PGN against polyglot and pgn-extract
 #   make annotate-test  bachess annotate end to end: marks, lines, evaluations, pgn-extract, SIGINT
 #   make perft-full the whole perft suite at its full depths
-#   make perft-speed  perft speed side by side with Stockfish
+#   make bench-perft  perft speed side by side with Stockfish (a benchmark: prints the ratio)
 #   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
 #   make lab        the game-tree lab: refresh the tables and plot in docs/lab.md (gnuplot)
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
