@@ -2,16 +2,11 @@
 #include "tools/datagen.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/wait.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 #include "engine.h"
 #include "games/pgn.h"
@@ -23,9 +18,9 @@
 #include "tt.h"
 #include "tokens.h"
 #include "tools/packed_position.h"
+#include "tools/workers.h"
 
 enum {
-    MAX_WORKERS = 64,
     MAX_GAME_PLIES = 400,
     MAX_OPENING_TRIES = 100,
     MAX_OPENINGS = 1000000,
@@ -155,9 +150,9 @@ static bool parse_options(int argc, char **argv, DatagenOptions *o)
         if (!apply_flag(o, a, v, n))
             return false;
     }
-    if (!o->out_path || o->nodes < 1 || o->workers < 1 || o->workers > MAX_WORKERS || o->adjudication.win_plies < 1) {
+    if (!o->out_path || o->nodes < 1 || o->workers < 1 || o->workers > WORKERS_MAX || o->adjudication.win_plies < 1) {
         fprintf(stderr, "datagen: --out is required; --nodes, --threads (1..%d) and --win-plies must be positive\n",
-                MAX_WORKERS);
+                WORKERS_MAX);
         return false;
     }
     return true;
@@ -299,63 +294,6 @@ static void keep_best(Move best, Move ponder, void *context)
     ((Verdict *)context)->best = best;
 }
 
-/* ---- stopping ---------------------------------------------------------------- */
-
-/* A supervisor stops a run by signalling the parent alone, and a terminal's
- * Ctrl-C reaches every process of the group: either way the parent passes
- * the stop on to its workers, which also stop when the parent dies (killed
- * outright, it cannot pass anything on). A worker stops the search under
- * way at once and abandons its game, so that the parent, which writes
- * whole games, sees the pipe close and ends. */
-static volatile sig_atomic_t stop_requested;
-static pid_t parent_pid;
-static pid_t worker_pids[MAX_WORKERS];
-static volatile sig_atomic_t worker_count; /* of worker_pids, as they are started */
-
-static void forward_stop(void)
-{
-    for (int w = 0; w < worker_count; w++)
-        kill(worker_pids[w], SIGTERM);
-}
-
-static void request_stop(int signal_number)
-{
-    (void)signal_number;
-    int saved_errno = errno;
-    stop_requested = 1;
-    if (getpid() == parent_pid) /* a worker inherits the handler, not the role */
-        forward_stop();
-    else /* the move under way may be long: its search ends now */
-        engine_stop_from_signal();
-    errno = saved_errno;
-}
-
-static void catch_stop_signals(void)
-{
-    struct sigaction action = { .sa_handler = request_stop, .sa_flags = SA_RESTART };
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
-}
-
-/* In a worker, once forked: a SIGTERM when the parent dies, and no death
- * by SIGPIPE when the parent has stopped reading (the write fails instead,
- * and the worker exits normally). */
-static void watch_parent(void)
-{
-    signal(SIGPIPE, SIG_IGN);
-#ifdef __linux__
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-#endif
-}
-
-/* getppid() also covers a parent that died before prctl, and systems
- * without it. */
-static bool should_stop(void)
-{
-    return stop_requested || getppid() != parent_pid;
-}
-
 /* A search to `soft` nodes (0: none; the last iteration is whole) or `hard`
  * ones (cut wherever the count falls). */
 static Verdict search_nodes(uint64_t soft, uint64_t hard)
@@ -366,7 +304,7 @@ static Verdict search_nodes(uint64_t soft, uint64_t hard)
     limits.soft_nodes = soft;
     limits.nodes = hard;
     engine_go(&limits, (SearchReport){ keep_score, keep_best, &v });
-    if (should_stop()) /* a stop that came before engine_go cleared the flag */
+    if (workers_should_stop()) /* a stop that came before engine_go cleared the flag */
         engine_stop();
     engine_wait();
     return v;
@@ -467,7 +405,7 @@ static GameOutcome play_game(const DatagenOptions *o, const Openings *openings, 
     Adjudicator adj = { 0, 0, 0 };
     int result = -1;
     for (int plies = 0; plies < MAX_GAME_PLIES && result < 0; plies++) {
-        if (should_stop())
+        if (workers_should_stop())
             return GAME_ABANDONED;
         const Board *b = engine_board();
         if ((result = result_by_rules(b)) >= 0)
@@ -499,24 +437,6 @@ typedef struct {
     int32_t count, played;
 } GameHeader;
 
-/* Moves all `size` bytes through the pipe, however the kernel splits them. */
-static bool transfer_all(int fd, void *data, size_t size, bool writing)
-{
-    char *p = data;
-    while (size > 0) {
-        ssize_t n = writing ? write(fd, p, size) : read(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n, size -= (size_t)n;
-    }
-    return true;
-}
-
-static bool write_all(int fd, const void *data, size_t size) { return transfer_all(fd, (void *)data, size, true); }
-static bool read_all(int fd, void *data, size_t size) { return transfer_all(fd, data, size, false); }
-
 static bool set_engine_option(const char *assignment)
 {
     char error[256];
@@ -542,22 +462,31 @@ static bool set_engine_options(const DatagenOptions *o)
     return true;
 }
 
+/* What every worker plays from. */
+typedef struct {
+    const DatagenOptions *options;
+    const Openings *openings;
+} Job;
+
 /* Plays this worker's games (every workers-th) into fd, until stopped: a
  * game abandoned is not sent, which ends the parent's file there. */
-static void run_worker(const DatagenOptions *o, const Openings *openings, int worker, int fd)
+static void play_games(int worker, int fd, void *context)
 {
+    const Job *job = context;
+    const DatagenOptions *o = job->options;
+    const Openings *openings = job->openings;
     GameRecord g = { 0 };
-    for (long index = worker; !should_stop() && (o->games == 0 || index < o->games); index += o->workers) {
+    for (long index = worker; !workers_should_stop() && (o->games == 0 || index < o->games); index += o->workers) {
         GameOutcome outcome = play_game(o, openings, index, &g);
         if (outcome == GAME_ABANDONED)
             break;
         bool played = outcome == GAME_PLAYED;
         GameHeader h = { index, played ? g.count : 0, played };
-        if (!write_all(fd, &h, sizeof h) || !write_all(fd, g.positions, sizeof *g.positions * (size_t)h.count))
+        if (!pipe_write_all(fd, &h, sizeof h)
+            || !pipe_write_all(fd, g.positions, sizeof *g.positions * (size_t)h.count))
             break;
     }
     free(g.positions);
-    close(fd);
 }
 
 static void report(long games, long positions, int64_t start, const DatagenOptions *o, bool final)
@@ -582,13 +511,13 @@ static int write_games(const DatagenOptions *o, const int *fds, FILE *out)
     int status = 0;
     for (long index = 0; o->games == 0 || index < o->games; index++) {
         GameHeader h;
-        if (!read_all(fds[index % o->workers], &h, sizeof h) || h.index != index)
+        if (!pipe_read_all(fds[index % o->workers], &h, sizeof h) || h.index != index)
             break;
         if ((size_t)h.count > buffer_size) {
             buffer_size = (size_t)h.count;
             buffer = realloc(buffer, sizeof *buffer * buffer_size);
         }
-        if (h.count > 0 && (!buffer || !read_all(fds[index % o->workers], buffer, sizeof *buffer * (size_t)h.count)))
+        if (h.count > 0 && (!buffer || !pipe_read_all(fds[index % o->workers], buffer, sizeof *buffer * (size_t)h.count)))
             break;
         if (fwrite(buffer, sizeof *buffer, (size_t)h.count, out) != (size_t)h.count || fflush(out) != 0) {
             fprintf(stderr, "\ndatagen: cannot write: %s\n", strerror(errno));
@@ -667,46 +596,22 @@ int datagen_command(int argc, char **argv)
         free_openings(&openings);
         return 2;
     }
-    stop_requested = 0;
-    worker_count = 0;
-    parent_pid = getpid();
-    catch_stop_signals();
-    int fds[MAX_WORKERS] = { 0 };
-    for (int w = 0; w < o.workers; w++) {
-        int pipe_fds[2];
-        pid_t pid;
-        if (pipe(pipe_fds) != 0 || (pid = fork()) < 0) {
-            fprintf(stderr, "datagen: cannot start worker %d: %s\n", w, strerror(errno));
-            return 2;
-        }
-        if (pid == 0) {
-            watch_parent();
-            for (int k = 0; k < w; k++)
-                close(fds[k]);
-            close(pipe_fds[0]);
-            fclose(out);
-            run_worker(&o, &openings, w, pipe_fds[1]);
-            _exit(0);
-        }
-        worker_pids[w] = pid;
-        worker_count = w + 1;
-        close(pipe_fds[1]);
-        fds[w] = pipe_fds[0];
+    int fds[WORKERS_MAX] = { 0 };
+    Job job = { &o, &openings };
+    fflush(NULL);
+    if (!workers_start(o.workers, play_games, &job, fds)) {
+        workers_wait();
+        fclose(out);
+        free_openings(&openings);
+        return 2;
     }
-    if (stop_requested) /* it came while a worker was being started */
-        forward_stop();
     fprintf(stderr, "datagen: %d worker%s, seed %llu, %d nodes a move, writing to %s\n", o.workers,
             o.workers > 1 ? "s" : "", (unsigned long long)o.seed, o.nodes, o.out_path);
     int status = write_games(&o, fds, out);
     for (int w = 0; w < o.workers; w++)
         close(fds[w]);
-    for (int w = 0; w < o.workers; w++) {
-        int worker_status;
-        if (waitpid(worker_pids[w], &worker_status, 0) == worker_pids[w]
-            && !(WIFEXITED(worker_status) && WEXITSTATUS(worker_status) == 0))
-            status = 1;
-    }
-    worker_count = 0; /* their pids may be reused now: no more forwarding */
+    if (!workers_wait())
+        status = 1;
     fclose(out);
     free_openings(&openings);
     return status;

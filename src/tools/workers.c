@@ -46,7 +46,8 @@ static void catch_stop_signals(void)
 }
 
 /* In a worker, once forked: a SIGTERM when the parent dies, and no death by
- * SIGPIPE when the parent has stopped reading (the write fails instead). */
+ * SIGPIPE when the parent has stopped reading (the write fails instead, and
+ * the worker exits normally). */
 static void watch_parent(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -57,7 +58,8 @@ static void watch_parent(void)
 
 bool workers_should_stop(void)
 {
-    /* getppid() also covers a parent that died before prctl took effect. */
+    /* getppid() also covers a parent that died before prctl took effect,
+     * and systems without prctl. */
     return stop_requested || (getpid() != parent_pid && getppid() != parent_pid);
 }
 

@@ -1,18 +1,21 @@
 #pragma once
 /*
- * workers.h — worker processes for a batch tool (`bachess annotate`).
+ * workers.h — worker processes for a batch tool (`bachess annotate`,
+ * `bachess datagen`).
  *
  * The engine is one per process, so parallel work is done by forked
  * workers, each with its own engine and table, each sending its results to
  * the parent through a pipe of its own; the parent reads them in the order
  * it wants and writes them out.
  *
- * Stopping: SIGINT or SIGTERM to the parent is passed on to the workers
- * (a terminal's Ctrl-C reaches them all anyway); in a worker it stops the
- * search under way at once, through the engine's signal-safe stop. A
- * worker whose parent dies stops too. A stopped worker abandons the piece
- * of work under way and closes its pipe, so the parent, which writes only
- * whole results, sees the end of the pipe and finishes.
+ * Stopping: a supervisor stops a run by signalling the parent alone, so
+ * SIGINT or SIGTERM to the parent is passed on to the workers (a terminal's
+ * Ctrl-C reaches them all anyway); in a worker it stops the search under
+ * way at once, through the engine's signal-safe stop. A worker whose parent
+ * dies stops too (killed outright, the parent cannot pass anything on). A
+ * stopped worker abandons the piece of work under way and closes its pipe,
+ * so the parent, which writes only whole results, sees the end of the pipe
+ * and finishes.
  */
 #include <stdbool.h>
 #include <stddef.h>
