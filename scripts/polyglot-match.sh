@@ -89,29 +89,9 @@ fail() {
     failures=$((failures + 1))
 }
 
-# pgn_abnormal_ends PGN: one line for each game whose text shows a forfeit,
-# false claim, illegal move, time loss or exit: "INFO ..." when the opponent
-# lost it (bachess won: the defect was the opponent's), "FAIL ..." otherwise
-# (bachess lost or drew it). (The same as in scripts/xboard-match.sh.)
-pgn_abnormal_ends() {
-    awk '
-        function tag(line) { sub(/^\[[A-Za-z]+ "/, "", line); sub(/"\]\r?$/, "", line); return line }
-        function judge(   me_white, me_black, won) {
-            if (text == "" || tolower(text) !~ /forfeit|false (win|draw|illegal|claim)|illegal|invalid move|on time|exited|disconnect|crash|lost contact/)
-                return
-            me_white = tolower(white) ~ /^bachess/; me_black = tolower(black) ~ /^bachess/
-            won = (result == "1-0" && me_white && !me_black) || (result == "0-1" && me_black && !me_white)
-            detail = text; sub(/.*\{/, "{", detail)
-            printf "%s round %s, %s - %s, %s: %s\n", won ? "INFO" : "FAIL", round, white, black, result, detail
-        }
-        /^\[Event / { judge(); text = ""; white = black = result = round = "" }
-        /^\[White / { white = tag($0) }
-        /^\[Black / { black = tag($0) }
-        /^\[Result / { result = tag($0) }
-        /^\[Round / { round = tag($0) }
-        { text = text " " $0 }
-        END { judge() }' "$1"
-}
+# pgn_abnormal_ends PGN: the games that ended abnormally, INFO or FAIL.
+# shellcheck source=scripts/match-verdict.sh
+. "$REPO/scripts/match-verdict.sh"
 
 # own_clock TRACE ROUND: bachess's own account of its last turn in game ROUND,
 # from its ConnTrace ("<ms> < line" when it reads a line, "<ms> > line" after
