@@ -23,12 +23,12 @@
 import os
 import random
 import re
-import select
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
+
+from engine_pipe import EnginePipe
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TABLES = os.path.join(HERE, "..", "data", "syzygy")
@@ -164,43 +164,15 @@ def legal_moves(fen):
     return set(re.findall(r"^([a-h][1-8][a-h][1-8][qrbn]?): \d+$", out, re.M))
 
 
-class Uci:
+class Uci(EnginePipe):
     def __init__(self, engine, prefix=()):
-        self.p = subprocess.Popen(list(prefix) + [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  bufsize=0)
-        self.buf = b""
+        super().__init__(list(prefix) + [engine], timeout=20)
         self.send("uci")
         self.until("uciok")
 
-    def send(self, line):
-        self.p.stdin.write((line + "\n").encode())
-        self.p.stdin.flush()
-
-    def until(self, pattern, timeout=20):
-        """The lines up to the first matching `pattern`. The deadline holds
-        while the engine is silent too: select() waits for output at most
-        until it (a blocking readline() would wait for ever)."""
-        lines, end = [], time.monotonic() + timeout
-        fd = self.p.stdout.fileno()
-        while True:
-            while b"\n" in self.buf:
-                raw, self.buf = self.buf.split(b"\n", 1)
-                line = raw.decode("utf-8", "replace").rstrip("\r")
-                lines.append(line.strip())
-                if re.search(pattern, line):
-                    return lines
-            left = end - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"no /{pattern}/ within {timeout} s; last lines {lines[-5:]}")
-            if select.select([fd], [], [], left)[0]:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    raise AssertionError(f"the engine's output ended before /{pattern}/; last lines {lines[-5:]}")
-                self.buf += chunk
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+    def until(self, pattern, timeout=None):
+        """EnginePipe's lines, stripped of their blanks."""
+        return [line.strip() for line in super().until(pattern, timeout)]
 
 
 def search(e, setup, fen, depth):

@@ -15,10 +15,10 @@ game; a move that is not legal loses it.
 """
 import os
 import re
-import select
-import subprocess
 import sys
 import time
+
+from engine_pipe import EnginePipe
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TABLES = os.path.abspath(os.path.join(HERE, "..", "data", "syzygy"))
@@ -31,11 +31,9 @@ GAMES = [  # (FEN, bachess plays, the result bachess must reach)
 ]
 
 
-class Uci:
+class Uci(EnginePipe):
     def __init__(self, cmd, options=()):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  bufsize=0)
-        self.buf = b""
+        super().__init__(cmd, timeout=30)
         self.send("uci")
         self.until("^uciok")
         for name, value in options:
@@ -43,40 +41,10 @@ class Uci:
         self.send("isready")
         self.notes = self.until("^readyok")
 
-    def send(self, line):
-        self.p.stdin.write((line + "\n").encode())
-        self.p.stdin.flush()
-
-    def until(self, pattern, timeout=30):
-        """The lines up to the first matching `pattern`. The deadline holds
-        while the engine is silent too: select() waits for output at most
-        until it (a blocking readline() would wait for ever)."""
-        lines, end = [], time.monotonic() + timeout
-        fd = self.p.stdout.fileno()
-        while True:
-            while b"\n" in self.buf:
-                raw, self.buf = self.buf.split(b"\n", 1)
-                line = raw.decode("utf-8", "replace").rstrip("\r")
-                lines.append(line)
-                if re.search(pattern, line):
-                    return lines
-            left = end - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"no /{pattern}/ within {timeout} s; last lines {lines[-3:]}")
-            if select.select([fd], [], [], left)[0]:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    raise AssertionError(f"the engine's output ended before /{pattern}/; last lines {lines[-3:]}")
-                self.buf += chunk
-
     def best(self, fen, moves, ms):
         self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
         self.send(f"go movetime {ms}")
         return self.until("^bestmove")[-1].split()[1]
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
 
 
 def state(referee, fen, moves):
