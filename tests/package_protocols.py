@@ -41,17 +41,12 @@ def timed(eng, pattern, what):
     return match
 
 
-def uci(path):
+def converse(path, conversation):
+    """Starts the engine, runs `conversation` with it and quits it; the
+    engine's traffic is printed when an answer is missing."""
     eng = Engine(path)
     try:
-        eng.send("uci")
-        timed(eng, r"^uciok$", "uci")
-        eng.send("isready")
-        timed(eng, r"^readyok$", "isready")
-        eng.send("position startpos moves e2e4 e7e5")
-        eng.send("go depth 5")
-        timed(eng, r"^info depth 5 .* pv ", "go depth 5: depth 5 reached")
-        timed(eng, r"^bestmove [a-h][1-8][a-h][1-8][qrbn]?( ponder \S+)?$", "go depth 5")
+        conversation(eng)
         finish(eng)
     except HarnessError:
         print(eng.lines_text())
@@ -60,29 +55,32 @@ def uci(path):
         eng.kill()
 
 
-def xboard(path):
-    eng = Engine(path)
-    try:
-        eng.send("xboard")
-        eng.send("protover 2")
-        timed(eng, r"^feature .*\bdone=1\b", "protover 2")
-        # A middlegame out of the book, so that the move comes from a search.
-        eng.send("new")
-        eng.send("force")
-        eng.send("setboard r2q1rk1/pp2bppp/2n1pn2/3p4/3P1B2/2PB1N2/PP1N1PPP/R2Q1RK1 w - - 3 10")
-        eng.send("sd 5")
-        eng.send("post")
-        eng.send("go")
-        timed(eng, r"^ *5 +-?\d+ +\d+ +\d+ ", "sd 5, go: thinking at depth 5")
-        timed(eng, r"^move [a-h][1-8][a-h][1-8][qrbn]?$", "sd 5, go")
-        eng.send("ping 7")
-        timed(eng, r"^pong 7$", "ping 7")
-        finish(eng)
-    except HarnessError:
-        print(eng.lines_text())
-        raise
-    finally:
-        eng.kill()
+def uci(eng):
+    eng.send("uci")
+    timed(eng, r"^uciok$", "uci")
+    eng.send("isready")
+    timed(eng, r"^readyok$", "isready")
+    eng.send("position startpos moves e2e4 e7e5")
+    eng.send("go depth 5")
+    timed(eng, r"^info depth 5 .* pv ", "go depth 5: depth 5 reached")
+    timed(eng, r"^bestmove [a-h][1-8][a-h][1-8][qrbn]?( ponder \S+)?$", "go depth 5")
+
+
+def xboard(eng):
+    eng.send("xboard")
+    eng.send("protover 2")
+    timed(eng, r"^feature .*\bdone=1\b", "protover 2")
+    # A middlegame out of the book, so that the move comes from a search.
+    eng.send("new")
+    eng.send("force")
+    eng.send("setboard r2q1rk1/pp2bppp/2n1pn2/3p4/3P1B2/2PB1N2/PP1N1PPP/R2Q1RK1 w - - 3 10")
+    eng.send("sd 5")
+    eng.send("post")
+    eng.send("go")
+    timed(eng, r"^ *5 +-?\d+ +\d+ +\d+ ", "sd 5, go: thinking at depth 5")
+    timed(eng, r"^move [a-h][1-8][a-h][1-8][qrbn]?$", "sd 5, go")
+    eng.send("ping 7")
+    timed(eng, r"^pong 7$", "ping 7")
 
 
 def main(argv):
@@ -90,8 +88,8 @@ def main(argv):
         print(__doc__)
         return 2
     try:
-        uci(argv[1])
-        xboard(argv[1])
+        converse(argv[1], uci)
+        converse(argv[1], xboard)
     except HarnessError as e:
         print(f"package-protocols: FAIL: {e}")
         return 1
