@@ -26,6 +26,7 @@
 #include "tt.h"
 #include "tools/datagen.h"
 #include "tools/packed_position.h"
+#include "tools/workers.h"
 
 static void setup(void)
 {
@@ -617,6 +618,15 @@ Test(datagen, sigterm_to_the_parent_alone_stops_the_run)
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "datagen ended with status %#x", status);
     cr_assert_eq(size % PACKED_POSITION_SIZE, 0, "%ld bytes: a record cut short", size);
     cr_assert_geq(size, 100 * PACKED_POSITION_SIZE);
+}
+
+/* Outside a run of workers (genfens, OpenBench's openings) only a signal
+ * stops a search. The check for a dead parent, meant for workers, once took
+ * every such process for an orphaned worker, so genfens's searches of its
+ * openings stopped as soon as they started. */
+Test(datagen, a_process_without_workers_is_not_told_to_stop)
+{
+    cr_assert_not(workers_should_stop());
 }
 
 #ifdef __linux__

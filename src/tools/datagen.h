@@ -21,7 +21,7 @@
  * workers are processes (each with its own engine and table), and the
  * parent writes their games in game order. SIGINT or SIGTERM to the parent
  * is passed on to the workers, and a worker whose parent dies stops too:
- * each abandons its game under way after the current move, and the parent
+ * each stops the search under way at once and abandons its game, and the parent
  * exits normally once every finished game before the first missing one is
  * written.
  */

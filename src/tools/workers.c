@@ -59,8 +59,10 @@ static void watch_parent(void)
 bool workers_should_stop(void)
 {
     /* getppid() also covers a parent that died before prctl took effect,
-     * and systems without prctl. */
-    return stop_requested || (getpid() != parent_pid && getppid() != parent_pid);
+     * and systems without prctl. A process that started no workers (genfens)
+     * is no worker: only a signal stops it. */
+    bool in_a_worker = parent_pid != 0 && getpid() != parent_pid;
+    return stop_requested || (in_a_worker && getppid() != parent_pid);
 }
 
 bool workers_interrupted(void)
