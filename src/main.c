@@ -132,7 +132,7 @@ int main(int argc, char **argv)
         status = web_command(argc - 2, argv + 2);
     else if (argc > 1) {
         usage();
-        status = strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ? 0 : 2;
+        status = 2;
     } else
         status = run_engine();
     engine_quit();

@@ -1108,9 +1108,13 @@ void search_iterate(Thread *t)
             break;
         update_progress(t, &progress, previous_best, depth > 1 ? previous_score - score : 0);
         previous_best = t->best_move;
-        int64_t elapsed = time_now_ms() - atomic_load(&s->clock_start);
-        if (!atomic_load(&s->pondering) && timeman_soft_stop(&s->budget, elapsed, &progress))
-            break;
+        if (!atomic_load(&s->pondering)) {
+            /* After `pondering`: a ponder hit stores the clock's start and
+             * budget before it clears the flag, so both are the new ones. */
+            int64_t elapsed = time_now_ms() - atomic_load(&s->clock_start);
+            if (timeman_soft_stop(&s->budget, elapsed, &progress))
+                break;
+        }
         previous_score = score;
     }
     assert(t->eval.depth == 0); /* every push had its pop */

@@ -15,7 +15,8 @@ speed):
   3. pgn-extract reads the output without a complaint, and its own output
      keeps every [%eval] comment and NAG.
   4. The output is the same with one worker or two, and on standard output.
-  5. Bad arguments are refused with status 2.
+  5. Bad arguments are refused with status 2; so are --out naming the
+     input (which would empty it) and a pipe as input (it is read twice).
   6. SIGINT in the middle of a run: status 130, every game written is whole
      and pgn-extract reads them all.
 The last line is "N passed, N failed"; the exit status is 1 on a failure.
@@ -142,6 +143,17 @@ def run_checks(tmp):
                  [], [games, "--frobnicate", "1"], [os.path.join(tmp, "missing.pgn")]):
         r = annotate(args)
         check(r.returncode == 2, f"refused with 2: {' '.join(a.replace(tmp, '') for a in args)}", r.stderr)
+
+    # 5b: the input is read twice (listed, then by the workers): --out naming
+    # it would empty the games before they are read, and a pipe is read once
+    before = open(games).read()
+    r = annotate([games, "--nodes", "20000", "--out", games])
+    check(r.returncode == 2 and "is the input file" in r.stderr and open(games).read() == before,
+          "--out naming the input refused with 2, the input left whole", r.stderr)
+    fifo = os.path.join(tmp, "games.fifo")
+    os.mkfifo(fifo)
+    r = annotate([fifo, "--nodes", "20000"])
+    check(r.returncode == 2 and "not a regular file" in r.stderr, "a pipe as input refused with 2", r.stderr)
 
     # 6: SIGINT once the first game is written
     sigint_check(tmp)

@@ -51,7 +51,9 @@ mkdir -p "$src"
 done | xargs -0 cp --parents -t "$src") || { fail "copying the source to $src"; finish; }
 echo "package-test: building bachess $version in $src"
 start=$(date +%s)
-if ! (cd "$src" && dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1; then
+# The package builds as a user's would: not with the make variables of a
+# `make test CC=… EXE=…` around this script (debian/rules is a makefile).
+if ! (cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1; then
     tail -30 "$tmp/build.log"
     fail "dpkg-buildpackage failed: see $tmp/build.log"
     finish

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -167,8 +168,10 @@ static bool list_games(const char *path, GameList *list)
         if (list->count == capacity) {
             capacity = capacity ? 2 * capacity : 256;
             int *grown = realloc(list->positions, sizeof *grown * (size_t)capacity);
-            if (!grown)
+            if (!grown) {
+                fprintf(stderr, "annotate: out of memory listing the games of %s\n", path);
                 break;
+            }
             list->positions = grown;
         }
         bool good = status == PGN_GAME;
@@ -179,7 +182,10 @@ static bool list_games(const char *path, GameList *list)
             fprintf(stderr, "annotate: %s: game %d, line %d: %s; passed over\n", path, bad.game, bad.line, bad.message);
     }
     pgn_close(r);
-    return status == PGN_END;
+    if (status == PGN_END)
+        return true;
+    free(list->positions);
+    return false;
 }
 
 /* ---- the workers ------------------------------------------------------------------ */
@@ -260,7 +266,7 @@ static void run_worker(int worker, int fd, void *context)
 typedef struct {
     int64_t start, last_shown;
     bool tty;
-    int games_written, games_total;
+    int games_done, games_total;
     long positions_total;
     const _Atomic long *positions_searched;
 } Progress;
@@ -284,7 +290,7 @@ static void show_progress(Progress *p, bool final)
         bar[i] = i < filled ? '#' : '.';
     bar[width] = '\0';
     fprintf(stderr, "%sannotate: [%s] %d/%d games, %ld/%ld positions, %.0f s%s%s", p->tty ? "\r" : "", bar,
-            p->games_written, p->games_total, done, p->positions_total, seconds, left,
+            p->games_done, p->games_total, done, p->positions_total, seconds, left,
             !p->tty ? "\n" : final ? "\033[K\n" : "\033[K"); /* a shorter line clears the rest of the last */
 }
 
@@ -319,10 +325,12 @@ static void wait_for(int fd, Progress *progress)
     }
 }
 
-/* Copies game `number` from its worker's pipe `fd` to `out`; false at the
- * end of the pipe (or on a failed write, counted in *failures). */
-static bool copy_game(int fd, int number, FILE *out, FILE *table, int *failures)
+/* Copies game `number` from its worker's pipe `fd` to `out` (*written: it
+ * was annotated and written); false at the end of the pipe (or on a failed
+ * write, counted in *failures). */
+static bool copy_game(int fd, int number, FILE *out, FILE *table, int *failures, bool *written)
 {
+    *written = false;
     GameHeader h;
     if (!pipe_read_all(fd, &h, sizeof h) || h.number != number)
         return false;
@@ -337,34 +345,40 @@ static bool copy_game(int fd, int number, FILE *out, FILE *table, int *failures)
             fprintf(stderr, "annotate: cannot write: %s\n", strerror(errno));
             ++*failures;
             ok = false;
-        } else
+        } else {
             table_row(table, &h);
+            *written = true;
+        }
     }
     free(text);
     return ok;
 }
 
 /* Writes the games in the order of the file as the workers send them;
- * returns how many were written. */
+ * returns how many were written (a game that could not be annotated is
+ * passed, not written). */
 static int write_games(const GameList *list, const int *fds, int workers, FILE *out, FILE *table, Progress *progress,
                        int *failures)
 {
+    int games_written = 0;
     for (int number = 1; number <= list->count; number++) {
         if (list->positions[number - 1] < 0)
             continue;
         int fd = fds[(number - 1) % workers];
         wait_for(fd, progress);
         int failures_before = *failures;
-        if (!copy_game(fd, number, out, table, failures)) {
+        bool written;
+        if (!copy_game(fd, number, out, table, failures, &written)) {
             if (!workers_interrupted() && *failures == failures_before) /* not a failed write */
                 fprintf(stderr, "annotate: game %d never came: its worker ended early\n", number);
             break;
         }
-        progress->games_written++;
+        progress->games_done++;
+        games_written += written;
         show_progress(progress, false);
     }
     show_progress(progress, true);
-    return progress->games_written;
+    return games_written;
 }
 
 /* The engine for every game: no book, one search thread (workers, not
@@ -437,6 +451,27 @@ static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
     return started && workers_ok && failures == 0 && written == progress.games_total ? 0 : 1;
 }
 
+/* The input is read twice (listed here, then by each worker), so it must
+ * be a regular file, and --out must not name it: opening the output would
+ * empty the games before they are read. */
+static bool input_is_safe(const AnnotateOptions *o)
+{
+    struct stat in, out;
+    if (stat(o->in_path, &in) != 0) {
+        fprintf(stderr, "annotate: cannot read %s: %s\n", o->in_path, strerror(errno));
+        return false;
+    }
+    if (!S_ISREG(in.st_mode)) {
+        fprintf(stderr, "annotate: %s is not a regular file (it is read twice: give a file)\n", o->in_path);
+        return false;
+    }
+    if (o->out_path && stat(o->out_path, &out) == 0 && out.st_dev == in.st_dev && out.st_ino == in.st_ino) {
+        fprintf(stderr, "annotate: --out %s is the input file: it would be emptied before it is read\n", o->out_path);
+        return false;
+    }
+    return true;
+}
+
 int annotate_command(int argc, char **argv)
 {
     AnnotateOptions o;
@@ -445,7 +480,7 @@ int annotate_command(int argc, char **argv)
         return 2;
     }
     GameList list;
-    if (!set_engine_options() || !list_games(o.in_path, &list))
+    if (!input_is_safe(&o) || !set_engine_options() || !list_games(o.in_path, &list))
         return 2;
     FILE *out = o.out_path ? fopen(o.out_path, "w") : stdout;
     if (!out) {
