@@ -14,11 +14,16 @@ heavy use, with any build (run once optimised, once with ASan/UBSan):
      control characters, `go perft`, which could not be stopped) are
      refused (400), oversized bodies too (413); after `go perft 8` the
      engine still answers `isready` at once;
-  3b. the rate limit is per client: one that floods (pipelined bursts, so
-     that the pace is the server's, not this client's) gets no more than
-     100 commands a second accepted, while another's `isready` is accepted
-     and answered in the middle of the flood (the flooder refused before
-     and after it);
+  3b. the rate limit is per client address: one that floods (pipelined
+     bursts, so that the pace is the server's, not this client's) gets no
+     more than 100 commands a second accepted, while another's `isready` is
+     accepted and answered in the middle of the flood (the flooder refused
+     before and after it);
+  3c. whatever session ids a flooder sends, another address's commands are
+     accepted in the same second as its flood: with a new id on every
+     command (which took every place of the server's table of clients), and
+     with ten ids of 100 commands each (which drained the shared budget of
+     1000 a second);
   4. 200 concurrent event streams are served at once, and connections
      beyond the limit are not served (they wait in the backlog);
   5. 10,000 messages from 8 senders, a third of them garbage, paced over
@@ -52,10 +57,19 @@ RSS_BOUND_MB = 160
 STREAMS = 200
 MESSAGES = 10000
 FLOOD_SECONDS = 30
-# The server's limits (src/web/web_server.h): WEB_MAX_CONNECTIONS, WEB_IDLE_SECONDS, WEB_COMMANDS_PER_SECOND.
+# The server's limits (src/web/web_server.h): WEB_MAX_CONNECTIONS, WEB_IDLE_SECONDS, WEB_COMMANDS_PER_SECOND,
+# WEB_COMMANDS_PER_SECOND_ALL, WEB_RATE_CLIENTS.
 MAX_CONNECTIONS = 256
 IDLE_SECONDS = 30
 RATE = 100
+RATE_ALL = 1000
+RATE_CLIENTS = 64
+# The server budgets commands by the client's address; Linux loopback takes any 127.x.y.z as a source, so
+# that clients of their own are connections bound to these before they connect (the Host they name is
+# still 127.0.0.1). The rest of the test speaks from 127.0.0.1.
+FLOODER, CALM = "127.0.0.3", "127.0.0.2"  # 3b
+NEW_IDS_FLOODER, TEN_IDS_FLOODER, HONEST = "127.0.0.4", "127.0.0.6", "127.0.0.5"  # 3c
+SENDERS = [f"127.0.0.{10 + k}" for k in range(8)]  # 5: eight pages, each with an address of its own
 # Liveness: the longest the test waits for any one answer (an HTTP reply, an event-stream line, the
 # server's own sockets settling, its exit on SIGTERM) before it calls it lost. Measured worst case of
 # any such wait (the "note slowest" lines at the end), under stress-ng --cpu 2, 2 runs of each build:
@@ -127,13 +141,14 @@ def start_server(engine, args, stderr=None):
     return server, port, first
 
 
-def request(port, method, path, body=b"", headers=None, timeout=ANSWER_SECONDS, address="127.0.0.1"):
-    """A raw HTTP/1.1 request (no client-side path normalisation); (status, body)."""
+def request(port, method, path, body=b"", headers=None, timeout=ANSWER_SECONDS, address="127.0.0.1",
+            source="127.0.0.1"):
+    """A raw HTTP/1.1 request (no client-side path normalisation) from address `source`; (status, body)."""
     head = {"Host": f"127.0.0.1:{port}", "Connection": "close", "Content-Length": str(len(body))}
     head.update(headers or {})
     data = f"{method} {path} HTTP/1.1\r\n".encode() + b"".join(
         f"{k}: {v}\r\n".encode() for k, v in head.items()) + b"\r\n" + body
-    with socket.create_connection((address, port), timeout=timeout) as s:
+    with socket.create_connection((address, port), timeout=timeout, source_address=(source, 0)) as s:
         s.sendall(data)
         reply = b""
         while True:
@@ -282,17 +297,17 @@ class Commander:
     """A keep-alive connection for commands (the server keeps a connection open after a POST, not
     after a GET): once it has its place, it can still be heard when every other place is taken."""
 
-    def __init__(self, port, session):
-        self.port, self.session = port, session
+    def __init__(self, port, session, source="127.0.0.1"):
+        self.port, self.session, self.source = port, session, source
         self.connect()
 
     def connect(self):
-        self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=ANSWER_SECONDS)
+        self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=ANSWER_SECONDS,
+                                             source_address=(self.source, 0))
         self.reader = self.sock.makefile("rb")
 
     def send(self, body):
-        data = (f"POST /command HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nX-Bachess-Session: {self.session}\r\n"
-                f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+        data = command_request(self.port, self.session, body)
         try:
             self.sock.sendall(data)
             return read_response(self.reader)
@@ -302,9 +317,26 @@ class Commander:
             self.sock.sendall(data)
             return read_response(self.reader)
 
+    def send_all(self, sessions, body):
+        """One command for each session id of `sessions`, pipelined BURST at a time (the server answers
+        them at its own pace, not this client's; a burst's answers fit in the socket's buffers, so that
+        neither side waits for the other to read); their statuses."""
+        statuses = []
+        for first in range(0, len(sessions), BURST):
+            burst = sessions[first:first + BURST]
+            self.sock.sendall(b"".join(command_request(self.port, session, body) for session in burst))
+            statuses += [read_response(self.reader) for _ in burst]
+        return statuses
+
     def close(self):
         self.reader.close()
         self.sock.close()
+
+
+def command_request(port, session, body):
+    """A POST /command of `body` naming the page's session `session`, as bytes to send."""
+    return (f"POST /command HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Bachess-Session: {session}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode() + body
 
 
 def settle(commander, pid, live, port):
@@ -326,13 +358,12 @@ def rate_limit_per_client(port):
     calm = EventStream(port)
     calm_attached = calm.attached()
     bursts, lost, stop = [], [], threading.Event()  # bursts: (sent at, answered at, statuses)
-    body = b"position startpos"
-    one = (f"POST /command HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Bachess-Session: flooder\r\n"
-           f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+    one = command_request(port, "flooder", b"position startpos")
 
     def flooder():
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=ANSWER_SECONDS) as s:
+            with socket.create_connection(("127.0.0.1", port), timeout=ANSWER_SECONDS,
+                                          source_address=(FLOODER, 0)) as s:
                 reader = s.makefile("rb")
                 while not stop.is_set():
                     sent = time.time()
@@ -350,7 +381,7 @@ def rate_limit_per_client(port):
     thread.start()
     refused_before = until(refused_since(0)) and not lost
     asked = time.time()
-    status, _ = request(port, "POST", "/command", b"isready", {"X-Bachess-Session": "calm"})
+    status, _ = request(port, "POST", "/command", b"isready", {"X-Bachess-Session": "calm"}, source=CALM)
     answered = calm.wait_for("data: readyok", kind="readyok for the calm client during the flood")
     answered_at = time.time()
     refused_after = until(refused_since(answered_at)) and not lost
@@ -369,6 +400,70 @@ def rate_limit_per_client(port):
           f"meanwhile another client's isready is accepted ({status}) and answered "
           f"({'readyok after ' + format(answered_at - asked, '.2f') + ' s' if answered else 'nothing'}), the flooder "
           f"being refused before it and {'still after it' if refused_after else 'NOT after it'}")
+
+
+def flood_round(rotator, honest, sessions):
+    """One round: the flooding client's burst (`rotator`: a command for each id of `sessions`), then
+    the honest client's commands, then one more of the rotator's with a new id, each sent once the one
+    before is answered.
+    The last refused shows that the burst spent what the server allows in the second of that last
+    command, and that the honest commands, between them, were counted in that same second (see
+    rate_limit_whatever_ids). (burst statuses, its seconds, honest statuses, last status)."""
+    sent = time.time()
+    burst = rotator.send_all(sessions, b"position startpos")
+    seconds = time.time() - sent
+    note("a burst of the rotator answered", seconds)
+    honest_statuses = honest.send_all(["honest"] * 3, b"isready")
+    last = rotator.send_all([sessions[-1] + "-last"], b"position startpos")[0]
+    note("a round of 3c", time.time() - sent)
+    return burst, seconds, honest_statuses, last
+
+
+def rate_limit_whatever_ids(port):
+    """A client that sends a new session id with every command, and one that sends ten ids of RATE
+    commands each, are still one client each: another address's commands are accepted in the same
+    second as their floods.
+
+    The server counts by seconds of its own clock, which this test does not see; it tells them by its
+    answers. A round (flood_round) ends with one more command of the rotator's, on a fresh id: if it is
+    refused, the rotator had spent its budget (the old server: every place of its table, or the shared
+    budget) in the second of that command, by commands sent before the honest ones; the honest ones,
+    sent between those and it, fell in that second. A round whose last command is accepted crossed a
+    second and tells nothing: another is tried, until ANSWER_SECONDS. A round that counts needs its last
+    RATE + 4 or so commands answered within one second (the old server, to fail, RATE_ALL): a whole
+    round, up to 1,100 commands, took at most 0.55 s under stress-ng --cpu 2 (6 runs, both builds); in
+    12 runs, 6 idle and 6 loaded, the first round counted in 23 floods of 24, the second in the other."""
+    honest = Commander(port, "-", source=HONEST)
+    ids_each = RATE_ALL // RATE + 1
+    for name, address, make_sessions in [
+            (f"a new session id on each of {BURST} commands (more than the {RATE_CLIENTS} places of the "
+             f"server's table)", NEW_IDS_FLOODER, lambda r: [f"r{r}-{i}" for i in range(BURST)]),
+            (f"{ids_each} session ids of {RATE} commands each (more than the shared {RATE_ALL} a second)",
+             TEN_IDS_FLOODER, lambda r: [f"t{r}-{i // RATE}" for i in range(ids_each * RATE)])]:
+        rotator = Commander(port, "-", source=address)
+        # It starts once a command of its is accepted: no flood before it still holds what the server
+        # shares (the old server's places and shared budget), so that each flood shows its own effect.
+        probes = iter(range(ANSWER_SECONDS * 1000))
+        heard = until(lambda: rotator.send_all([f"probe{next(probes)}"], b"position startpos") == [200])
+        start, rounds, counted = time.time(), 0, None
+        while heard and counted is None and time.time() - start < ANSWER_SECONDS:
+            rounds += 1
+            burst, seconds, honest_statuses, last = flood_round(rotator, honest, make_sessions(rounds))
+            if last == 429:
+                counted = (burst, seconds, honest_statuses)
+        rotator.close()
+        if counted is None:
+            failure = f"no round within one second of the server's clock in {rounds}" if heard else "never heard"
+            check(False, f"a flooder with {name}: {failure}")
+            continue
+        burst, seconds, honest_statuses = counted
+        accepted = burst.count(200)
+        # The server's seconds: a burst lasting `seconds` spans at most int(seconds) + 2 of them.
+        check(honest_statuses == [200] * 3 and accepted <= RATE * (int(seconds) + 2) and set(burst) <= {200, 429},
+              f"a flooder with {name}: {accepted} of its commands accepted in {seconds:.2f} s, "
+              f"{burst.count(429)} refused; in the same second another address's 3 commands: {honest_statuses} "
+              f"(round {rounds})")
+    honest.close()
 
 
 def bind_checks(engine):
@@ -418,7 +513,7 @@ VALID = [b"isready", b"position startpos moves e2e4", b"go depth 2", b"stop", b"
 
 
 def flood(port, count, seed, answers, seconds):
-    """`count` messages from one sender (a session of its own), paced evenly over `seconds`, each
+    """`count` messages from one sender (an address of its own), paced evenly over `seconds`, each
     sent once the one before is answered. A message without an answer is counted as lost, and the
     sender stops: the check fails, and the test does not wait on a dead server for each message."""
     rng = random.Random(seed)
@@ -431,7 +526,8 @@ def flood(port, count, seed, answers, seconds):
             body = rng.choice(VALID)
         sent = time.time()
         try:
-            status, _ = request(port, "POST", "/command", body, {"X-Bachess-Session": f"sender{seed}"})
+            status, _ = request(port, "POST", "/command", body, {"X-Bachess-Session": f"sender{seed}"},
+                                source=SENDERS[seed])
         except OSError as e:
             answers["lost (" + type(e).__name__ + ")"] = 1
             return
@@ -495,6 +591,7 @@ def main(engine):
           f"after go perft 8 the engine answers isready ({time.time() - asked:.2f} s), no perft ran")
     stream.close()
     rate_limit_per_client(port)
+    rate_limit_whatever_ids(port)
     status, _ = request(port, "POST", "/command", b"go " + b"x" * 10000)
     check(status == 413, f"a 10 kB command: {status}")
     status, _ = request(port, "POST", "/pgn", b"moves e2e4 e7e5 e1e3")
@@ -503,9 +600,11 @@ def main(engine):
     # 4. Concurrent streams and the connection limit.
     streams = [EventStream(port) for _ in range(STREAMS)]
     all_attached = until(lambda: all(s.served() for s in streams), kind=f"{STREAMS} event streams answered")
-    request(port, "POST", "/command", b"isready")
-    got = sum(s.wait_for("data: readyok", kind="readyok on each of the streams") for s in streams)
-    check(all_attached and got == STREAMS, f"{STREAMS} concurrent event streams each got readyok ({got})")
+    status, _ = request(port, "POST", "/command", b"isready")
+    got = 0 if status != 200 else sum(s.wait_for("data: readyok", kind="readyok on each of the streams")
+                                      for s in streams)
+    check(all_attached and got == STREAMS, f"{STREAMS} concurrent event streams each got readyok ({got}; "
+          f"isready: {status})")
     # The streams closed above (sections 3 and 3b) let go, the places left are known.
     commander = Commander(port, "settle")
     settled = settle(commander, server.pid, STREAMS + 1, port)
@@ -547,9 +646,10 @@ def main(engine):
 
     watcher = threading.Thread(target=watch_idle)
     watcher.start()
-    start, counts, threads = time.time(), [{} for _ in range(8)], []
-    for k in range(8):
-        threads.append(threading.Thread(target=flood, args=(port, MESSAGES // 8, k, counts[k], FLOOD_SECONDS)))
+    start, counts, threads = time.time(), [{} for _ in SENDERS], []
+    for k in range(len(SENDERS)):
+        threads.append(threading.Thread(target=flood, args=(port, MESSAGES // len(SENDERS), k, counts[k],
+                                                            FLOOD_SECONDS)))
         threads[-1].start()
     for t in threads:
         t.join()

@@ -93,18 +93,32 @@ static bool trusted(struct MHD_Connection *c)
     return !origin || (strncmp(origin, "http://", 7) == 0 && strcmp(origin + 7, host) == 0);
 }
 
-/* Budgets of commands a second: one for each client (its address and the
- * session id its page sends), so that one page's flood does not silence the
- * others, and a shared one, so that many clients together cannot keep the
- * engine from its search. A command refused for its client's budget does
- * not spend the shared one. */
+/* Budgets of commands a second, kept by the client's address (its IPv4
+ * address: the server listens on IPv4 only): each address at most
+ * WEB_COMMANDS_PER_SECOND, and all together WEB_COMMANDS_PER_SECOND_ALL, so
+ * that many clients together cannot keep the engine from its search. A
+ * command refused for its address's budget does not spend the shared one.
+ *
+ * Not by the session id a page sends: the page chooses it, and a page that
+ * changed it would be a new client each time (ten ids of a full budget each
+ * drained the shared one; a new id a command took every place of the table).
+ * An address is one place and at most a tenth of the shared budget, however
+ * many ids it sends: an address's commands, within its own budget, are
+ * refused only when ten other addresses flood in the same second, or
+ * WEB_RATE_CLIENTS others send in it. No budget for each session within an
+ * address: an honest page sends a few commands a second, so it would only
+ * shield a page from a flooding page beside it, which new ids get round.
+ *
+ * The limit: an address is one client. The pages of one machine (all from
+ * 127.0.0.1 on the default loopback server) or behind one proxy share one
+ * budget, and a program on this machine can connect from any 127.x.y.z. */
 typedef struct {
-    char key[WEB_CLIENT_KEY_MAX];
+    in_addr_t address;
     int64_t second;
     int used;
 } RateBucket;
 
-static bool within_rate(const char *key)
+static bool within_rate(in_addr_t address)
 {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     static RateBucket clients[WEB_RATE_CLIENTS];
@@ -118,15 +132,14 @@ static bool within_rate(const char *key)
     for (int i = 0; i < WEB_RATE_CLIENTS && !bucket; i++) {
         if (clients[i].second != now)
             stale = stale ? stale : &clients[i];
-        else if (strcmp(clients[i].key, key) == 0)
+        else if (clients[i].address == address)
             bucket = &clients[i];
     }
-    if (!bucket && stale) { /* a client new in this second */
+    if (!bucket && stale) { /* an address new in this second */
         bucket = stale;
-        snprintf(bucket->key, sizeof bucket->key, "%s", key);
-        bucket->second = now, bucket->used = 0;
+        *bucket = (RateBucket){ .address = address, .second = now };
     }
-    /* No bucket: as many clients as there are buckets this second already. */
+    /* No bucket: as many addresses as there are buckets this second already. */
     bool ok = bucket && bucket->used < WEB_COMMANDS_PER_SECOND && used < WEB_COMMANDS_PER_SECOND_ALL;
     if (ok)
         bucket->used++, used++;
@@ -134,15 +147,14 @@ static bool within_rate(const char *key)
     return ok;
 }
 
-/* The client of a request: its address and the page's session id. */
-static void client_key(struct MHD_Connection *c, char *key, size_t size)
+/* The client of a request: its IPv4 address (0.0.0.0, never a peer's, should
+ * the server not know it). */
+static in_addr_t client_address(struct MHD_Connection *c)
 {
-    char address[INET6_ADDRSTRLEN] = "?";
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (info && info->client_addr && info->client_addr->sa_family == AF_INET)
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)info->client_addr)->sin_addr, address, sizeof address);
-    const char *session = MHD_lookup_connection_value(c, MHD_HEADER_KIND, WEB_SESSION_HEADER);
-    snprintf(key, size, "%s %.64s", address, session ? session : "");
+    if (!info || !info->client_addr || info->client_addr->sa_family != AF_INET)
+        return INADDR_ANY;
+    return ((const struct sockaddr_in *)info->client_addr)->sin_addr.s_addr;
 }
 
 /* The event stream: one engine line an event, a comment every few seconds
@@ -182,9 +194,7 @@ static enum MHD_Result serve_post(struct MHD_Connection *c, const char *url, Upl
 {
     if (u->too_long)
         return reply_text(c, 413 /* content too large */, "error: the message is too long\n");
-    char key[WEB_CLIENT_KEY_MAX];
-    client_key(c, key, sizeof key);
-    if (!within_rate(key))
+    if (!within_rate(client_address(c)))
         return reply_text(c, MHD_HTTP_TOO_MANY_REQUESTS, "error: too many messages\n");
     char error[256];
     u->body[u->length] = '\0';

@@ -10,8 +10,9 @@
  * port: no DNS name but localhost), and an Origin, where a browser sends one,
  * must be this server: another site's page cannot drive the engine, nor a
  * DNS name rebound to this machine. POST bodies are limited in size and
- * commands in rate, for each client and in all; connections are limited in
- * number and closed when idle.
+ * commands in rate, for each client address (not the page's session id,
+ * which the page chooses) and in all; connections are limited in number and
+ * closed when idle.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,14 +23,10 @@ enum {
     WEB_MAX_CONNECTIONS = 256,
     WEB_IDLE_SECONDS = 30,
     WEB_BODY_MAX = 4096,
-    WEB_COMMANDS_PER_SECOND = 100,      /* for each client (address and session id) */
-    WEB_COMMANDS_PER_SECOND_ALL = 1000, /* for all clients together */
-    WEB_RATE_CLIENTS = 64,              /* clients counted in one second; more are refused */
-    WEB_CLIENT_KEY_MAX = 96,
+    WEB_COMMANDS_PER_SECOND = 100,      /* for each client address, whatever session ids it sends */
+    WEB_COMMANDS_PER_SECOND_ALL = 1000, /* for all addresses together */
+    WEB_RATE_CLIENTS = 64,              /* addresses counted in one second; more are refused */
 };
-
-/* The header in which a page names its session (a random id of its own). */
-#define WEB_SESSION_HEADER "X-Bachess-Session"
 
 /* Starts serving on `address` (IPv4 text, e.g. "127.0.0.1") and `port`.
  * False, with the reason in `error`, when it cannot. */
