@@ -205,12 +205,6 @@ typedef struct {
     _Atomic long *positions_searched; /* shared by every process */
 } Job;
 
-static bool stop_hook(void *context)
-{
-    (void)context;
-    return workers_should_stop();
-}
-
 static void searched_hook(void *context)
 {
     atomic_fetch_add_explicit(((Job *)context)->positions_searched, 1, memory_order_relaxed);
@@ -225,7 +219,7 @@ static void copy_tag(const PgnGame *g, const char *name, char *out, size_t size)
 /* Annotates one game and sends it; false when the worker should end. */
 static bool send_game(Job *job, const PgnGame *g, int fd)
 {
-    AnnotateHooks hooks = { stop_hook, searched_hook, job };
+    AnnotateHooks hooks = { searched_hook, job };
     GameHeader h = { .number = g->number };
     char *text = NULL;
     size_t size = 0;

@@ -11,6 +11,7 @@
 #include "notation.h"
 #include "score.h"
 #include "see.h"
+#include "tools/workers.h"
 #include "tt.h"
 
 /* A reply that takes more than this (net of what the move itself took) is
@@ -54,21 +55,12 @@ static void keep_best(Move best, Move ponder, void *context)
     ((SearchOutcome *)context)->best = best;
 }
 
-static bool should_stop(const AnnotateHooks *hooks)
-{
-    return hooks->stop && hooks->stop(hooks->context);
-}
-
 /* One search of the engine's position; false if stopped. A limit so small
  * that not even one iteration ended is met by a depth-1 search. */
-static bool search_position(const SearchLimits *limits, const AnnotateHooks *hooks, SearchOutcome *o)
+static bool search_position(const SearchLimits *limits, SearchOutcome *o)
 {
     memset(o, 0, sizeof *o);
-    engine_go(limits, (SearchReport){ keep_line, keep_best, o });
-    if (should_stop(hooks)) /* a stop that came before engine_go cleared the flag */
-        engine_stop();
-    engine_wait();
-    if (should_stop(hooks))
+    if (!workers_search(limits, (SearchReport){ keep_line, keep_best, o }))
         return false;
     if (!o->have_line) {
         SearchLimits one_ply;
@@ -80,7 +72,7 @@ static bool search_position(const SearchLimits *limits, const AnnotateHooks *hoo
     return true;
 }
 
-static bool analyse_position(const SearchLimits *limits, const AnnotateHooks *hooks, PositionVerdict *p)
+static bool analyse_position(const SearchLimits *limits, PositionVerdict *p)
 {
     const Board *b = engine_board();
     int white = b->side == WHITE ? 1 : -1;
@@ -94,7 +86,7 @@ static bool analyse_position(const SearchLimits *limits, const AnnotateHooks *ho
         return true;
     }
     SearchOutcome o;
-    if (!search_position(limits, hooks, &o))
+    if (!search_position(limits, &o))
         return false;
     p->score = white * o.last.score;
     p->best = o.best != MOVE_NONE ? o.best : o.last.pv[0];
@@ -129,7 +121,7 @@ static bool analyse_game(const PgnGame *g, const SearchLimits *limits, const Ann
     for (int k = 0; k <= g->move_count; k++) {
         if (k > 0)
             engine_play_move(g->moves[k - 1]);
-        if (should_stop(hooks) || !analyse_position(limits, hooks, &p[k]))
+        if (workers_should_stop() || !analyse_position(limits, &p[k]))
             return false;
         if (hooks->searched)
             hooks->searched(hooks->context);

@@ -41,16 +41,15 @@ typedef struct {
     int plies;
 } GameReport;
 
-/* Polled between searches: `stop` ends the game unfinished, `searched`
- * counts one more position searched (progress). */
+/* Called after each position searched (progress). */
 typedef struct {
-    bool (*stop)(void *context);
     void (*searched)(void *context);
     void *context;
 } AnnotateHooks;
 
 /* Searches every position of `g` with the engine (set up by the caller:
  * one thread, no book) and writes the annotated game to `out`. False, with
- * nothing written, when stopped or out of memory. */
+ * nothing written, when stopped (workers_should_stop, tools/workers.h)
+ * or out of memory. */
 bool annotate_game(const PgnGame *g, const AnnotateSettings *settings, const AnnotateHooks *hooks, FILE *out,
                    GameReport *report);

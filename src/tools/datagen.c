@@ -303,10 +303,7 @@ static Verdict search_nodes(uint64_t soft, uint64_t hard)
     timeman_init_limits(&limits);
     limits.soft_nodes = soft;
     limits.nodes = hard;
-    engine_go(&limits, (SearchReport){ keep_score, keep_best, &v });
-    if (workers_should_stop()) /* a stop that came before engine_go cleared the flag */
-        engine_stop();
-    engine_wait();
+    workers_search(&limits, (SearchReport){ keep_score, keep_best, &v });
     return v;
 }
 

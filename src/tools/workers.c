@@ -70,6 +70,19 @@ bool workers_interrupted(void)
     return stop_requested;
 }
 
+bool workers_search(const SearchLimits *limits, SearchReport report)
+{
+    engine_go(limits, report);
+    /* A stop signal sets the engine's stop flag too, but engine_go clears it:
+     * a stop that came before the search started (or a parent gone without a
+     * signal) is known only to workers_should_stop, asked once the search
+     * is under way, when a signal from now on reaches it. */
+    if (workers_should_stop())
+        engine_stop();
+    engine_wait();
+    return !workers_should_stop();
+}
+
 static void run_worker(int w, int write_fd, const int *fds, WorkerBody body, void *context)
 {
     watch_parent();

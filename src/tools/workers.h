@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "engine.h"
+
 enum { WORKERS_MAX = 64 };
 
 /* The body of worker `worker`: writes its results to `fd` (closed by it or
@@ -40,6 +42,11 @@ bool workers_wait(void);
 bool workers_should_stop(void);
 /* A SIGINT or SIGTERM has come (in the parent: the run was interrupted). */
 bool workers_interrupted(void);
+
+/* One search of the engine's position, to `limits`, reported to `report`,
+ * waited for; a stop (workers_should_stop) ends it at once, whenever it came.
+ * False when stopped: the search may have been cut short. */
+bool workers_search(const SearchLimits *limits, SearchReport report);
 
 /* All `size` bytes through a pipe, however the kernel splits them; false
  * at the end of the pipe or on an error. */
