@@ -69,6 +69,9 @@ function check(ok, what) {
 // under stress-ng --cpu 2, 3 runs: 2.7 s, the engine's reply on a 5-minute clock (its own time
 // management); all else at most 0.6 s, but the clock's 2 s (2.0 s); 60 s is a margin of 20 times.
 const LIVENESS_MS = 60000
+// The review of the scholar's mate (8 positions of 200,000 nodes, the server's default), whose wait
+// is longer: measured worst 8.9 s beside stress-ng --cpu 2 (1.3 s idle); 180 s is a margin of 20 times.
+const REVIEW_LIVENESS_MS = 180000
 const slowest = {}  // the slowest wait of each kind, printed at the end: the figures behind LIVENESS_MS
 const pause = (ms) => new Promise((done) => setTimeout(done, ms))
 
@@ -347,7 +350,8 @@ async function main() {
       moves: document.querySelectorAll("#moves span[data-ply]").length,
       accuracy: document.querySelector("#accuracy").textContent, graphMarks: window.bachess.graphMarks(),
       evals: window.bachess.evals().filter((e) => e !== undefined).length, statuses: window.statuses })
-    const reviewed = await until(page, "the review's marks", reviewProbe, (r) => r.marks.length > 0 && r.accuracy !== "")
+    const reviewed = await until(page, "the review's marks", reviewProbe, (r) => r.marks.length > 0 && r.accuracy !== "",
+      undefined, REVIEW_LIVENESS_MS)
     const { marks, accuracy, graphMarks, statuses } = reviewed.value
     const blunders = marks.filter((m) => m.kind === "blunder")
     check(reviewed.ok && statuses.includes("reviewing 7 plies…") && reviewed.value.moves === 7 &&

@@ -32,7 +32,7 @@ static void usage(void)
                     "                    the engine's Threads, Hash and SyzygyPath (the page cannot set them)\n"
                     "  --review-nodes N  nodes a position for the page's \"Review game\" (default %d)\n"
                     "  --review-seconds S  a review taking longer is stopped (default: %d s and each\n"
-                    "                    position's nodes at %d a second, a bound on a review that hangs)\n",
+                    "                    position's nodes at %d a second: a bound on a review that hangs)\n",
             WEB_DEFAULT_PORT, REVIEW_NODES, REVIEW_SECONDS_START, REVIEW_NODES_PER_SECOND_MIN);
 }
 

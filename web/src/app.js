@@ -356,7 +356,7 @@ async function humanMove(move) {
 function afterMove() {
   const drawn = board.setPosition(state.game.fen(), true)
   if (state.review && !onReviewedGame()) endReview()
-  board.removeArrows(ARROW_TYPE.success)   // the better line shown was the position before's
+  board.removeArrows(ARROW_TYPE.success)   // a better line shown belongs to the position left
   $("review-line").textContent = ""
   drawMoves()
   const end = state.game.endText()
