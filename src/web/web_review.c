@@ -60,26 +60,21 @@ static int64_t deadline_ms(int plies)
         + positions * nodes_per_position * 1000 * SEARCH_SLOWDOWN / REVIEW_NODES_PER_SECOND_MIN;
 }
 
-/* A memory file holding `text`, at its start; -1 on failure (errno set). */
+/* A memory file holding `text`, at its start; -1 on failure. */
 static int memory_file(const char *text)
 {
     int fd = memfd_create("bachess-review", MFD_CLOEXEC);
     size_t length = strlen(text), done = 0;
-    while (fd >= 0 && done < length) {
+    bool ok = fd >= 0;
+    while (ok && done < length) {
         ssize_t n = write(fd, text + done, length - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            close(fd);
-            return -1;
-        }
-        done += (size_t)n;
+        ok = n > 0 || (n < 0 && errno == EINTR);
+        done += n > 0 ? (size_t)n : 0;
     }
-    if (fd >= 0 && lseek(fd, 0, SEEK_SET) != 0) {
+    ok = ok && lseek(fd, 0, SEEK_SET) == 0;
+    if (!ok && fd >= 0)
         close(fd);
-        return -1;
-    }
-    return fd;
+    return ok ? fd : -1;
 }
 
 /* `bachess annotate /dev/stdin --nodes REVIEW_NODES`: this binary, `input`
@@ -157,7 +152,8 @@ static char *read_output(int fd, int64_t deadline_ms, const char **why)
     for (*why = NULL; text && !*why;) {
         int64_t left = deadline_ms - time_now_ms();
         struct pollfd p = { .fd = fd, .events = POLLIN };
-        int ready = left > 0 ? poll(&p, 1, (int)(left < 1000 ? left : 1000)) : 0;
+        /* In steps of at most a minute: poll's timeout is an int of milliseconds. */
+        int ready = left > 0 ? poll(&p, 1, (int)(left < 60000 ? left : 60000)) : 0;
         if (left <= 0)
             *why = "the review took too long";
         else if (ready > 0) {
@@ -201,7 +197,7 @@ static bool finished_well(int status, const char *text, const char *why, char *e
     else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         snprintf(error, error_size, "the annotator failed (%s %d)", WIFEXITED(status) ? "exit" : "signal",
                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-    else if (!strstr(text, "[%eval") && !strstr(text, "[Annotator"))
+    else if (!strstr(text, "[Annotator "))
         snprintf(error, error_size, "the annotator wrote no game");
     else
         return true;
@@ -213,7 +209,11 @@ static ReviewOutcome review(const char *pgn, int plies, char **annotated, char *
     int64_t deadline = deadline_ms(plies);
     int input = memory_file(pgn), pipe_fds[2] = { -1, -1 };
     pid_t pid = 0;
-    int failure = input < 0 || pipe2(pipe_fds, O_CLOEXEC) != 0 ? errno : start_child(input, pipe_fds[1], &pid);
+    int failure;
+    if (input < 0 || pipe2(pipe_fds, O_CLOEXEC) != 0)
+        failure = errno ? errno : EIO;
+    else
+        failure = start_child(input, pipe_fds[1], &pid);
     if (input >= 0)
         close(input);
     if (pipe_fds[1] >= 0)
@@ -227,7 +227,7 @@ static ReviewOutcome review(const char *pgn, int plies, char **annotated, char *
     const char *why;
     char *text = read_output(pipe_fds[0], deadline, &why);
     if (!text)
-        kill(-pid, SIGKILL);
+        kill(-pid, SIGKILL); /* pid > 0: started */
     close(pipe_fds[0]);
     int status = reap(pid);
     if (!finished_well(status, text, why, error, error_size)) {
