@@ -8,7 +8,10 @@
 //   with the same moves; PGN import pasted and from a file; the evaluation
 //   bar leaves neutral for a position a queen up; a promotion through the
 //   dialog; a FEN set up with Chess960 ticked; a Chess960 game with a legal
-//   engine reply and its PGN; playing Black with UCI_LimitStrength/UCI_Elo
+//   engine reply and its PGN; Review game on an imported scholar's mate (the
+//   ?? on 3... Nf6 in the move list and on the graph, each side's accuracy,
+//   a click on the mark showing the position before it with the better line,
+//   a click on the graph's mark); playing Black with UCI_LimitStrength/UCI_Elo
 //   (the engine opens), take back, New game. Saves a screenshot (the one in
 //   docs/web.png).
 //
@@ -66,6 +69,10 @@ function check(ok, what) {
 // under stress-ng --cpu 2, 3 runs: 2.7 s, the engine's reply on a 5-minute clock (its own time
 // management); all else at most 0.6 s, but the clock's 2 s (2.0 s); 60 s is a margin of 20 times.
 const LIVENESS_MS = 60000
+// The review of the scholar's mate (8 positions of 200,000 nodes, the server's default), whose wait
+// is longer: measured worst 9.9 s beside stress-ng --cpu 2 (1.3 s idle, 4.0 s with the machine's load
+// average at 26); 180 s is a margin of 18 times.
+const REVIEW_LIVENESS_MS = 180000
 const slowest = {}  // the slowest wait of each kind, printed at the end: the figures behind LIVENESS_MS
 const pause = (ms) => new Promise((done) => setTimeout(done, ms))
 
@@ -322,6 +329,71 @@ async function main() {
       buffer: Buffer.from('[Event "f"]\n[Result "*"]\n\n1. c4 e5 2. Nc3 Nf6 3. g3 d5 4. cxd5 *\n') })
     const fromFile = (await until(page, "a PGN imported", stateProbe, (s) => s.moves.length === 7)).value.moves.join(" ")
     check(fromFile === "c4 e5 Nc3 Nf6 g3 d5 cxd5", `a PGN file is imported (${fromFile})`)
+    await settled(page)
+
+    // Review game: the scholar's mate imported; the server's `bachess annotate` (200,000 nodes a
+    // position, deterministic) marks 3... Nf6 a blunder (??: it walks into 4. Qxf7#; g6 was best).
+    // The page's statuses are recorded as they are set, each from its mutation record (the review's
+    // "reviewing 7 plies…" is shown for as long as the review takes, and may be gone before a probe looks).
+    await page.evaluate(() => {
+      window.statuses = []
+      new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => window.statuses.push(n.textContent))))
+        .observe(document.querySelector("#status"), { childList: true })
+    })
+    await page.fill("#pgn", '[Event "r"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n')
+    await page.click("#import-pgn")
+    await until(page, "a PGN imported", stateProbe, (s) => s.moves.length === 7)
+    await settled(page)
+    await page.click("#review")
+    const reviewProbe = () => ({
+      marks: Array.from(document.querySelectorAll("#moves span.mark"), (m) => ({ text: m.textContent, ply: m.dataset.ply,
+        kind: m.className.replace(/\b(mark|current)\b/g, "").trim() })),
+      moves: document.querySelectorAll("#moves span[data-ply]").length,
+      accuracy: document.querySelector("#accuracy").textContent, graphMarks: window.bachess.graphMarks(),
+      evals: window.bachess.evals().filter((e) => e !== undefined).length, statuses: window.statuses })
+    const reviewed = await until(page, "the review's marks", reviewProbe, (r) => r.marks.length > 0 && r.accuracy !== "",
+      undefined, REVIEW_LIVENESS_MS)
+    const { marks, accuracy, graphMarks, statuses } = reviewed.value
+    const blunders = marks.filter((m) => m.kind === "blunder")
+    check(reviewed.ok && statuses.includes("reviewing 7 plies…") && reviewed.value.moves === 7 &&
+      blunders.length === 1 && blunders[0].text === "Nf6??" && blunders[0].ply === "5" &&
+      marks.every((m) => ["inaccuracy", "mistake", "blunder"].includes(m.kind) && /\?[!?]?$/.test(m.text)),
+      `Review game ("reviewing 7 plies…" shown: ${statuses.includes("reviewing 7 plies…")}): 7 moves listed, ` +
+      `marks ${marks.map((m) => m.text).join(" ")}, the blunder on 3... Nf6`)
+    const acc = /^Accuracy: White (\d+(?:\.\d+)?), Black (\d+(?:\.\d+)?)$/.exec(accuracy)
+    check(acc && +acc[1] >= 0 && +acc[1] <= 100 && +acc[2] >= 0 && +acc[2] <= 100 && +acc[2] < +acc[1],
+      `each side's accuracy is shown, in [0, 100], Black's the lower ("${accuracy}")`)
+    // The graph: the review's evaluations (one after each move but the mate, which counts as won),
+    // and a red dot on the position after 3... Nf6.
+    const dot = graphMarks.find((m) => m.ply === 5)
+    const dotColour = dot && await page.evaluate(({ x, y }) =>
+      Array.from(document.querySelector("#graph").getContext("2d").getImageData(Math.round(x), Math.round(y), 1, 1).data), dot)
+    check(reviewed.value.evals === 7 && graphMarks.length === marks.length && dotColour && dotColour[0] > 180 &&
+      dotColour[1] < 80 && dotColour[2] < 80,
+      `the evaluation graph has the review's 7 evaluations and a dot for each mark, the blunder's red (${dotColour})`)
+
+    // A click on the ?? mark: the position before 3... Nf6, the better line (g6) as an arrow and in SAN.
+    const beforeNf6 = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3"
+    const markProbe = () => ({ fen: window.bachess.fen(), line: document.querySelector("#review-line").textContent,
+      better: Array.from(document.querySelectorAll("g.arrow.arrow-success line.arrow-line")).length,
+      g8: document.querySelectorAll('g[data-piece="bn"][data-square="g8"]').length,
+      f6: document.querySelectorAll('g[data-piece][data-square="f6"]').length,
+      h5: document.querySelectorAll('g[data-piece="wq"][data-square="h5"]').length })
+    const atMark = (m) => m.fen === beforeNf6 && /Better: 3\.\.\. g6/.test(m.line) && m.better === 1 && m.g8 === 1 &&
+      m.f6 === 0 && m.h5 === 1
+    await page.click("#moves span.mark.blunder")
+    const clicked = await until(page, "the position before the mark", markProbe, atMark)
+    check(clicked.ok, `a click on Nf6?? shows the position before it (${clicked.value.fen}), the knight on g8, ` +
+      `and the better line as an arrow and "${clicked.value.line}"`)
+    // Another move of the list goes to the position after it; the red dot on the graph back to the mark.
+    await page.click('#moves span[data-ply="1"]')
+    const afterE5 = await until(page, "the position after 1... e5", markProbe, (m) => m.fen.startsWith("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/") && m.line === "")
+    const box = await page.locator("#graph").boundingBox()
+    const size = await page.evaluate(() => [document.querySelector("#graph").width, document.querySelector("#graph").height])
+    await page.mouse.click(box.x + dot.x * box.width / size[0], box.y + dot.y * box.height / size[1])
+    const fromGraph = await until(page, "the position before the mark", markProbe, atMark)
+    check(afterE5.ok && fromGraph.ok && (await state(page)).moves.length === 5,
+      `a click on 1... e5 shows the position after it (${afterE5.value.fen.split(" ")[0]}); one on the graph's red dot the position before Nf6 again`)
     await settled(page)
 
     // The evaluation bar: neutral after a new position is set up (no search in play mode with the

@@ -33,7 +33,18 @@ heavy use, with any build (run once optimised, once with ASan/UBSan):
      RSS_BOUND_MB (under AddressSanitizer, run with a small quarantine:
      ASAN_OPTIONS=quarantine_size_mb=8, whose shadow memory is extra);
   6. a connection idle for 30 s is closed;
-  7. SIGTERM stops it cleanly (exit 0; the sanitizers report nothing).
+  7. SIGTERM stops it cleanly (exit 0; the sanitizers report nothing);
+  8. POST /review (the page's "Review game": `bachess annotate` in a child
+     process): a game comes back with an [%eval] on every move, the marks
+     and the players' accuracy; bad requests (an illegal move, control
+     bytes, Chess960, an oversized body) get an error and the server goes
+     on; a foreign Origin or Host is refused; a second review while one
+     runs is refused (503, "a review is under way") while commands are
+     still answered; a child that outlives its time limit (set short with
+     --review-seconds) is killed, with its workers; SIGTERM during a review kills
+     the child and stops the server cleanly. The child under way is held
+     with SIGSTOP where the check needs it to be under way: no race with
+     its end.
 
 No check rests on this machine's speed: every wait is for an event (an HTTP
 answer, an event-stream line, a socket closed by the server, the server's
@@ -535,6 +546,169 @@ def flood(port, count, seed, answers, seconds):
         answers[status] = answers.get(status, 0) + 1
 
 
+# --review-nodes of the review checks' server: a 100th of the default, for the ASan build, whose reviews
+# of 6 and 7 plies took up to 19.3 s at 20,000 nodes beside stress-ng --cpu 2, and 8.5 s at 5,000 with
+# the machine's load average at 26 (ANSWER_SECONDS is 60 s); at 2,000 nodes 3.4 s is expected.
+REVIEW_NODES = 2000
+SCHOLAR = b"moves e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7"  # 3... Nf6?? walks into 4. Qxf7#
+RUY_LOPEZ = b"white Ann\nblack Bob\nmoves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"
+
+
+def proc_stat(pid):
+    """(state, parent pid, process group) of a process, or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return fields[0], int(fields[1]), int(fields[2])
+
+
+def review_child(server_pid):
+    """The pid of the server's child running `bachess annotate`, or None."""
+    for name in os.listdir("/proc"):
+        if name.isdigit() and (proc_stat(name) or ("", 0, 0))[1] == server_pid:
+            try:
+                with open(f"/proc/{name}/cmdline", "rb") as f:
+                    if b"annotate" in f.read():
+                        return int(name)
+            except OSError:
+                pass
+    return None
+
+
+def group_alive(group):
+    """Whether any process of a process group is alive (a zombie is not)."""
+    for name in os.listdir("/proc"):
+        stat = proc_stat(name) if name.isdigit() else None
+        if stat and stat[2] == group and stat[0] != "Z":
+            return True
+    return False
+
+
+def review_in_background(port, body):
+    """A /review request in a thread: (thread, answers), answers getting (status, body) or the error."""
+    answers = []
+
+    def ask():
+        try:
+            answers.append(request(port, "POST", "/review", body))
+        except OSError as e:
+            answers.append(("no answer", repr(e).encode()))
+    thread = threading.Thread(target=ask)
+    thread.start()
+    return thread, answers
+
+
+def held_review(server, port):
+    """A review started and its child (a process group: it and its workers) stopped with SIGSTOP,
+    so that it is under way for as long as the check needs: (thread, answers, child pid)."""
+    thread, answers = review_in_background(port, RUY_LOPEZ)
+    child = None
+
+    def started():
+        nonlocal child
+        child = review_child(server.pid)
+        return child or answers
+    until(started, kind="the review's child started")
+    if child:
+        os.killpg(child, signal.SIGSTOP)
+    return thread, answers, child
+
+
+def stop_server(server):
+    server.terminate()
+    server.wait(timeout=ANSWER_SECONDS)
+    server.stdout.close()
+
+
+def review_checks(engine):
+    """POST /review: answers, errors, one at a time, the time limit, a stop during a review."""
+    server, port, _ = start_server(engine, ["--review-nodes", str(REVIEW_NODES)])
+    asked = time.time()
+    status, body = request(port, "POST", "/review", RUY_LOPEZ)
+    note("a review of 6 plies answered", time.time() - asked)
+    text = body.decode(errors="replace")
+    evals = re.findall(r"\{\[%eval (-?\d+\.\d\d|#-?\d+)\]", text)
+    check(status == 200 and len(evals) == 6 and f'[Annotator "bachess, {REVIEW_NODES} nodes a position"]' in text
+          and '[White "Ann"]' in text and re.search(r'\[WhiteAccuracy "\d+\.\d"\]', text)
+          and re.search(r'\[BlackAccuracy "\d+\.\d"\]', text),
+          f"a review of 6 plies: {status}, {len(evals)} [%eval] comments ({' '.join(evals)}), the Annotator, "
+          f"players and accuracy tags")
+    asked = time.time()
+    status, body = request(port, "POST", "/review", SCHOLAR)
+    note("a review of 7 plies answered", time.time() - asked)
+    text = body.decode(errors="replace")
+    check(status == 200 and re.search(r"3\.\.\. Nf6 \$4 \{\[%eval #1\] Blunder: walks into mate in 1\.", text)
+          and "4. Qxf7# 1-0" in text and len(re.findall(r"\[%eval", text)) == 6,
+          f"a review of the scholar's mate: {status}, 3... Nf6 marked $4 (a blunder), an [%eval] on every move "
+          f"but the mate")
+    for body, expected, reason, what in [(b"moves e2e4 e7e5 e1e3", 400, b"illegal move 'e1e3'", "an illegal move"),
+                                         (b"moves e2e4\x01", 400, b"printable ASCII", "a control byte"),
+                                         (b"chess960\nmoves e2e4", 400, b"Chess960", "a Chess960 game"),
+                                         (b"frobnicate", 400, b"unknown line", "an unknown line"),
+                                         (b"moves " + b"e2e4 " * 1000, 413, b"too long", "an oversized body")]:
+        status, answer = request(port, "POST", "/review", body)
+        check(status == expected and reason in answer,
+              f"a review of {what} is refused: {status} {answer.decode(errors='replace').strip()[:70]!r}")
+    status, _ = request(port, "POST", "/review", SCHOLAR, {"Origin": "http://evil.example"})
+    check(status == 403, f"POST /review from a foreign Origin: {status}")
+    status, _ = request(port, "POST", "/review", SCHOLAR, {"Host": f"rebound.example:{port}"})
+    check(status == 403, f"POST /review with a foreign Host: {status}")
+    status, body = request(port, "POST", "/review", b"moves e2e4")
+    check(status == 200 and b"[%eval" in body, f"after them a review is still answered: {status}")
+    stop_server(server)
+
+    # One at a time; SIGTERM during a review. The budget is the most --review-nodes allows, about a
+    # minute a position: the review cannot end by itself during the check, even before it is held.
+    server, port, _ = start_server(engine, ["--review-nodes", "100000000"])
+    thread, answers, child = held_review(server, port)
+    status, body = request(port, "POST", "/review", SCHOLAR)
+    check(child and status == 503 and body == b"error: a review is under way\n",
+          f"a second review while one runs (child {child}, held): {status} {body!r}")
+    stream = EventStream(port)
+    stream_attached = stream.attached()
+    status, _ = request(port, "POST", "/command", b"isready")
+    check(stream_attached and status == 200 and stream.wait_for("data: readyok"),
+          "meanwhile the engine of the pages answers isready")
+    stream.close()
+    asked = time.time()
+    server.send_signal(signal.SIGTERM)
+    try:
+        code = server.wait(timeout=ANSWER_SECONDS)
+        note("exit after SIGTERM during a review", time.time() - asked)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        code = server.wait()
+    thread.join()
+    gone = until(lambda: not group_alive(child), kind="the review's processes gone") if child else False
+    # The review's connection gets its error (500, "the server is stopping") or, when the server's
+    # stop has closed it first, nothing (0 here, or an error of the socket).
+    check(code == 0 and gone and answers and answers[0][0] in (500, 0, "no answer"),
+          f"SIGTERM during a review: exit {code}, the child and its workers killed ({gone}), the review "
+          f"answered {answers[0][0] if answers else None} {answers[0][1][:40] if answers else b''!r}")
+    server.stdout.close()
+
+    # The time limit, set to 2 s (--review-seconds): the held review is killed then, and the next runs.
+    server, port, _ = start_server(engine, ["--review-nodes", "100000000", "--review-seconds", "2"])
+    asked = time.time()
+    thread, answers, child = held_review(server, port)
+    thread.join()
+    waited = time.time() - asked
+    gone = until(lambda: not group_alive(child), kind="the review's processes gone") if child else False
+    check(child and answers[0][0] == 500 and b"took too long" in answers[0][1] and waited >= 2 and gone,
+          f"a review held past its time limit of 2 s is killed: {answers[0][0]} {answers[0][1].strip()!r} after "
+          f"{waited:.1f} s, its processes gone ({gone})")
+    thread, answers, child = held_review(server, port)
+    check(child and not answers, f"then the next review starts (child {child})")
+    stop_server(server)
+    thread.join()
+    server, port, _ = start_server(engine, ["--review-nodes", "1", "--review-seconds", "2"])
+    status, body = request(port, "POST", "/review", SCHOLAR)
+    check(status == 200 and b"[%eval" in body, f"a review within its time limit is answered: {status}")
+    stop_server(server)
+
+
 def main(engine):
     bad = subprocess.run([engine, "web", "--port", str(free_port()), "--threads", "0"], capture_output=True,
                          text=True, timeout=ANSWER_SECONDS)
@@ -542,6 +716,7 @@ def main(engine):
           f"{bad.stderr.strip()[:80]!r}")
     tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "syzygy")
     bind_checks(engine)
+    review_checks(engine)
     server, port, first = start_server(engine, ["--hash", "32", "--threads", "2", "--syzygy", tables],
                                        stderr=subprocess.PIPE)
     check(f"http://127.0.0.1:{port}/" in first, f"prints its address: {first.strip()!r}")

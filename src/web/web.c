@@ -1,6 +1,7 @@
 /* web.c — the `bachess web` sub-command (see web.h). */
 #include "web/web.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "web/web_events.h"
+#include "web/web_review.h"
 #include "web/web_server.h"
 #include "web/web_session.h"
 
@@ -21,14 +23,17 @@ static void request_stop(int signal) { (void)signal, stop_requested = 1; }
 static void usage(void)
 {
     fprintf(stderr, "usage: bachess web [--port N] [--bind ADDRESS] [--open] [--threads N] [--hash MB]\n"
-                    "                   [--syzygy DIRS]\n"
+                    "                   [--syzygy DIRS] [--review-nodes N] [--review-seconds S]\n"
                     "  --port N          the port (default %d)\n"
                     "  --bind ADDRESS    the IPv4 address to listen on (default 127.0.0.1, this machine\n"
                     "                    only; to reach it from elsewhere, prefer an SSH tunnel)\n"
                     "  --open            open the page in the desktop's browser (xdg-open)\n"
                     "  --threads N, --hash MB, --syzygy DIRS\n"
-                    "                    the engine's Threads, Hash and SyzygyPath (the page cannot set them)\n",
-            WEB_DEFAULT_PORT);
+                    "                    the engine's Threads, Hash and SyzygyPath (the page cannot set them)\n"
+                    "  --review-nodes N  nodes a position for the page's \"Review game\" (default %d)\n"
+                    "  --review-seconds S  a review taking longer is stopped (default: %d s and each\n"
+                    "                    position's nodes at %d a second: a bound on a review that hangs)\n",
+            WEB_DEFAULT_PORT, REVIEW_NODES, REVIEW_SECONDS_START, REVIEW_NODES_PER_SECOND_MIN);
 }
 
 /* The browser, started as a program with the address as its one argument. */
@@ -40,16 +45,18 @@ static void open_browser(const char *url)
         fprintf(stderr, "bachess web: could not start xdg-open; open %s yourself\n", url);
 }
 
-static bool parse_port(const char *text, long *port)
+/* A whole number in [min, max]. */
+static bool parse_number(const char *text, long min, long max, long *value)
 {
     char *end;
-    *port = strtol(text, &end, 10);
-    return *end == '\0' && *port >= 1 && *port <= 65535;
+    errno = 0;
+    *value = strtol(text, &end, 10);
+    return end != text && *end == '\0' && errno == 0 && *value >= min && *value <= max;
 }
 
 int web_command(int argc, char **argv)
 {
-    long port = WEB_DEFAULT_PORT;
+    long port = WEB_DEFAULT_PORT, review_nodes = REVIEW_NODES, review_seconds = 0;
     const char *address = "127.0.0.1";
     bool open_page = false;
     /* Engine options from the command line, set once the engine is up. */
@@ -66,7 +73,13 @@ int web_command(int argc, char **argv)
             }
         if (taken)
             continue;
-        if (strcmp(argv[i], "--port") == 0 && i + 1 < argc && parse_port(argv[i + 1], &port))
+        if (strcmp(argv[i], "--port") == 0 && i + 1 < argc && parse_number(argv[i + 1], 1, 65535, &port))
+            i++;
+        else if (strcmp(argv[i], "--review-nodes") == 0 && i + 1 < argc
+                 && parse_number(argv[i + 1], 1, REVIEW_NODES_MAX, &review_nodes))
+            i++;
+        else if (strcmp(argv[i], "--review-seconds") == 0 && i + 1 < argc
+                 && parse_number(argv[i + 1], 1, REVIEW_SECONDS_MAX, &review_seconds))
             i++;
         else if (strcmp(argv[i], "--bind") == 0 && i + 1 < argc)
             address = argv[++i];
@@ -78,6 +91,7 @@ int web_command(int argc, char **argv)
         }
     }
     char error[256], url[96];
+    web_review_configure(review_nodes, review_seconds);
     web_session_start();
     for (int k = 0; k < 3; k++)
         if (option_values[k] && !web_session_set_option(FLAG_OPTIONS[k][1], option_values[k])) {

@@ -12,6 +12,7 @@
 #include "timer.h"
 #include "web/web_assets.h"
 #include "web/web_events.h"
+#include "web/web_review.h"
 #include "web/web_session.h"
 
 static struct MHD_Daemon *daemon_handle;
@@ -190,6 +191,28 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
     return result;
 }
 
+/* A game annotated by a child process (web_review.h); this connection's
+ * thread waits for it, the others go on. Takes `pgn`. */
+static enum MHD_Result serve_review(struct MHD_Connection *c, char *pgn, const WebGameFacts *facts)
+{
+    char error[256], message[300];
+    if (facts->chess960) {
+        free(pgn);
+        return reply_text(c, MHD_HTTP_BAD_REQUEST, "error: a Chess960 game cannot be reviewed "
+                                                   "(bachess annotate reads standard chess only)\n");
+    }
+    char *annotated;
+    ReviewOutcome outcome = web_review_run(pgn, facts->plies, &annotated, error, sizeof error);
+    free(pgn);
+    if (outcome == REVIEW_BUSY)
+        return reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "error: a review is under way\n");
+    if (outcome == REVIEW_FAILED) {
+        snprintf(message, sizeof message, "error: %s\n", error);
+        return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, message);
+    }
+    return reply(c, MHD_HTTP_OK, "application/x-chess-pgn", annotated, strlen(annotated), MHD_RESPMEM_MUST_FREE);
+}
+
 static enum MHD_Result serve_post(struct MHD_Connection *c, const char *url, Upload *u)
 {
     if (u->too_long)
@@ -204,9 +227,12 @@ static enum MHD_Result serve_post(struct MHD_Connection *c, const char *url, Upl
             return reply_text(c, MHD_HTTP_BAD_REQUEST, error);
         return reply_text(c, MHD_HTTP_OK, "ok\n");
     }
-    char *pgn = web_session_pgn(u->body, error, sizeof error);
+    WebGameFacts facts;
+    char *pgn = web_session_pgn(u->body, &facts, error, sizeof error);
     if (!pgn)
         return reply_text(c, MHD_HTTP_BAD_REQUEST, error);
+    if (strcmp(url, "/review") == 0)
+        return serve_review(c, pgn, &facts);
     return reply(c, MHD_HTTP_OK, "application/x-chess-pgn", pgn, strlen(pgn), MHD_RESPMEM_MUST_FREE);
 }
 
@@ -230,7 +256,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
     (void)cls, (void)version;
     bool post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
-    bool post_route = strcmp(url, "/command") == 0 || strcmp(url, "/pgn") == 0;
+    bool post_route = strcmp(url, "/command") == 0 || strcmp(url, "/pgn") == 0 || strcmp(url, "/review") == 0;
     if (post && post_route) {
         if (!*state) { /* the headers: decide before reading a byte of the body */
             if (!trusted(c))
@@ -289,6 +315,7 @@ void web_server_stop(void)
 {
     struct MHD_Daemon *d = daemon_handle;
     daemon_handle = NULL;
+    web_review_cancel(); /* else stopping the daemon would wait for it */
     web_events_close();
     if (d)
         MHD_stop_daemon(d);

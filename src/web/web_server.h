@@ -5,6 +5,8 @@
  *   GET  /events          the engine's lines as Server-Sent Events
  *   POST /command         one UCI line from the page (web_session.h)
  *   POST /pgn             a game's PGN from the engine's own writer
+ *   POST /review          the same game annotated by `bachess annotate`, in a
+ *                         child process (web_review.h); one at a time
  * Requests must name this server in Host (127.0.0.1, localhost or the
  * bound address, or with 0.0.0.0 any IPv4 address of this machine, with the
  * port: no DNS name but localhost), and an Origin, where a browser sends one,

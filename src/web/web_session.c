@@ -176,7 +176,7 @@ static bool pgn_request_line(GameLog *log, char *line, const char **result, char
     return false;
 }
 
-char *web_session_pgn(const char *request, char *error, size_t error_size)
+char *web_session_pgn(const char *request, WebGameFacts *facts, char *error, size_t error_size)
 {
     if (!printable_lines(request)) {
         snprintf(error, error_size, "a PGN request is lines of printable ASCII");
@@ -204,6 +204,8 @@ char *web_session_pgn(const char *request, char *error, size_t error_size)
         ok = false;
     }
     char *pgn = ok ? gamelog_pgn(&log) : NULL;
+    if (facts)
+        *facts = (WebGameFacts){ .plies = gamelog_ply_count(&log), .chess960 = chess960 };
     gamelog_free(&log);
     free(text);
     return pgn;

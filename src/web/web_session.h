@@ -23,8 +23,15 @@ bool web_session_set_option(const char *name, const char *value);
 /* Runs one command line from a page. False, with the reason in `error`,
  * when the line is not one a page may send. */
 bool web_session_command(const char *line, char *error, size_t error_size);
-/* The PGN of a game described by `request` (lines "fen FEN", "white NAME",
- * "black NAME", "result R", "moves M1 M2 ..."), written by the same code as
- * the engine's game log. NULL, with the reason in `error`, on a bad request;
- * the caller frees the text. */
-char *web_session_pgn(const char *request, char *error, size_t error_size);
+/* What a PGN request held, beyond its text. */
+typedef struct {
+    int plies;
+    bool chess960;
+} WebGameFacts;
+
+/* The PGN of a game described by `request` (lines "fen FEN", "chess960",
+ * "white NAME", "black NAME", "result R", "moves M1 M2 ..."), written by the
+ * same code as the engine's game log; its facts in `facts` if not NULL.
+ * NULL, with the reason in `error`, on a bad request; the caller frees the
+ * text. */
+char *web_session_pgn(const char *request, WebGameFacts *facts, char *error, size_t error_size);

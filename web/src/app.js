@@ -7,7 +7,7 @@ import { parseFen, makeFen, INITIAL_FEN } from "chessops/fen"
 import { makeSan, parseSan } from "chessops/san"
 import { parseUci, makeUci, makeSquare, parseSquare, kingCastlesTo, squareRank } from "chessops/util"
 import { chessgroundDests } from "chessops/compat"
-import { parsePgn, startingPosition } from "chessops/pgn"
+import { parsePgn, parseComment, startingPosition } from "chessops/pgn"
 import { Chessboard, COLOR, INPUT_EVENT_TYPE, BORDER_TYPE } from "cm-chessboard/src/Chessboard.js"
 import { Markers } from "cm-chessboard/src/extensions/markers/Markers.js"
 import { Arrows, ARROW_TYPE } from "cm-chessboard/src/extensions/arrows/Arrows.js"
@@ -137,6 +137,8 @@ const state = {
   clockSide: null,           // whose clock runs, or null
   clockStarted: 0,
   over: false,
+  review: null,              // the game reviewed (readReview), while the board shows one of its positions
+  reviewing: false,          // a review asked for and not yet answered
 }
 
 // ---- the engine ---------------------------------------------------------------
@@ -245,7 +247,7 @@ function formatScore(white) {
 function startThinking() {
   $("lines").innerHTML = ""
   state.lines = []
-  board.removeArrows()
+  board.removeArrows(ARROW_TYPE.info)
   if (state.over) return
   if (state.mode === "analyse") go("infinite")
   else if (state.game.turn() !== state.human) {
@@ -300,7 +302,7 @@ const board = new Chessboard($("board"), {
 })
 
 function humanMayMove() {
-  return !state.over && (state.mode === "analyse" || state.game.turn() === state.human)
+  return !state.over && !state.reviewing && (state.mode === "analyse" || state.game.turn() === state.human)
 }
 
 function onMoveInput(event) {
@@ -353,6 +355,9 @@ async function humanMove(move) {
 // Returns when the board shows the new position.
 function afterMove() {
   const drawn = board.setPosition(state.game.fen(), true)
+  if (state.review && !onReviewedGame()) endReview()
+  board.removeArrows(ARROW_TYPE.success)   // a better line shown belongs to the position left
+  $("review-line").textContent = ""
   drawMoves()
   const end = state.game.endText()
   if (end) {
@@ -365,14 +370,15 @@ function afterMove() {
 }
 
 function drawMoves() {
+  $("fen").value = state.game.fen()
+  if (state.review) return drawReviewedMoves()
   const parts = []
   state.game.history().forEach((san, i) => parts.push((i % 2 === 0 ? `${i / 2 + 1}. ` : "") + san))
   $("moves").textContent = parts.join(" ")
-  $("fen").value = state.game.fen()
 }
 
 function drawBestArrow(uci) {
-  board.removeArrows()
+  board.removeArrows(ARROW_TYPE.info)
   if (uci && uci.length >= 4) board.addArrow(ARROW_TYPE.info, uci.slice(0, 2), uci.slice(2, 4))
 }
 
@@ -399,6 +405,10 @@ function drawGraph() {
     started = true
   })
   ctx.stroke()
+  for (const mark of graphMarks()) {
+    ctx.fillStyle = MARKS[mark.nag].colour
+    ctx.beginPath(); ctx.arc(mark.x, mark.y, 5, 0, 2 * Math.PI); ctx.fill()
+  }
 }
 
 function status(text) { $("status").textContent = text }
@@ -408,6 +418,7 @@ async function newGame(fen, chess960) {
   await stopSearch()
   state.game = new Game(fen || INITIAL_FEN, !!chess960)
   $("chess960").checked = !!chess960
+  endReview()
   state.evals = []
   drawEvalBar(0)             // neutral until the engine has spoken on this game
   state.over = false
@@ -435,7 +446,7 @@ async function takeBack() {
     if (state.game.turn() !== state.human) state.game.undo()
   } else state.game.undo()
   state.over = false
-  state.evals.length = state.game.history().length + 1
+  if (!state.review) state.evals.length = state.game.history().length + 1
   afterMove()
 }
 
@@ -465,6 +476,7 @@ async function importPgn(text) {
   await send(`setoption name UCI_Chess960 value ${chess960}`)
   state.game = game
   $("chess960").checked = chess960
+  endReview()
   state.evals = []
   state.over = false
   document.querySelector("input[value=analyse]").checked = true
@@ -472,15 +484,21 @@ async function importPgn(text) {
   status(`PGN imported: ${game.moves.length} plies`)
 }
 
-async function exportPgn() {
+// A game as the server's PGN routes (/pgn, /review) take it: lines "fen", "chess960", "white",
+// "black", "moves" (src/web/web_session.h).
+function pgnRequest(game) {
   const human = "You", engine = "bachess"
   const lines = []
-  if (state.game.startFen !== INITIAL_FEN || state.game.chess960) lines.push("fen " + state.game.startFen)
-  if (state.game.chess960) lines.push("chess960")
+  if (game.startFen !== INITIAL_FEN || game.chess960) lines.push("fen " + game.startFen)
+  if (game.chess960) lines.push("chess960")
   lines.push("white " + (state.mode === "play" && state.human === "b" ? engine : human))
   lines.push("black " + (state.mode === "play" && state.human === "b" ? human : engine))
-  lines.push("moves " + state.game.moves.map((m) => m.uci).join(" "))
-  const r = await fetch("/pgn", { method: "POST", body: lines.join("\n"), headers: HEADERS })
+  lines.push("moves " + game.moves.map((m) => m.uci).join(" "))
+  return lines.join("\n")
+}
+
+async function exportPgn() {
+  const r = await fetch("/pgn", { method: "POST", body: pgnRequest(state.game), headers: HEADERS })
   const text = await r.text()
   if (!r.ok) return status("PGN export failed: " + text)
   $("pgn").value = text
@@ -489,6 +507,171 @@ async function exportPgn() {
   link.hidden = false
   link.click()
   status("PGN exported")
+}
+
+// ---- the review ----------------------------------------------------------------
+// "Review game": the server has `bachess annotate` search every position (POST /review) and
+// answers with the game as PGN: [%eval] after every move, a NAG on each inaccuracy, mistake and
+// blunder, the engine's move in the comment and its line as a variation, the players' accuracy in
+// tags (docs/annotate.md). The page shows the evaluations on the graph, the marks there and in
+// the move list, and on a mark's click the position before the move with the better line.
+const MARKS = {
+  6: { symbol: "?!", name: "inaccuracy", colour: "#e0b800" },
+  2: { symbol: "?", name: "mistake", colour: "#ee7a1a" },
+  4: { symbol: "??", name: "blunder", colour: "#d42020" },
+}
+
+// The game to review: the reviewed one while the board shows one of its positions, else the board's.
+function gameToReview() {
+  if (!state.review) return state.game
+  const game = new Game(state.review.startFen, state.review.chess960)
+  for (const m of state.review.moves) game.play(m.move)
+  return game
+}
+
+async function reviewGame() {
+  const game = gameToReview()
+  if (game.chess960) return status("a Chess960 game cannot be reviewed (bachess annotate reads standard chess)")
+  if (!game.moves.length) return status("no moves to review")
+  await stopSearch()
+  stopClock()
+  state.reviewing = true
+  status(`reviewing ${game.moves.length} plies…`)
+  let r, text
+  try {
+    r = await fetch("/review", { method: "POST", body: pgnRequest(game), headers: HEADERS })
+    text = await r.text()
+  } finally {
+    state.reviewing = false
+  }
+  const review = r.ok ? readReview(text, game) : null
+  if (!review) {
+    status(r.ok ? "the review could not be read" : "review failed: " + text.replace(/^error: /, ""))
+    return afterMove()     // back to thinking on the position shown, as before
+  }
+  state.game = game
+  state.review = review
+  state.evals = review.evals.slice()
+  drawGraph()
+  state.over = false
+  const { w, b } = review.accuracy
+  $("accuracy").textContent = `Accuracy: White ${w}, Black ${b}`
+  document.querySelector("input[value=analyse]").checked = true
+  await setMode("analyse")
+  const marks = review.plies.filter((p) => p.nag).length
+  status(`review: ${marks} move${marks === 1 ? "" : "s"} marked; click a mark for the better line`)
+}
+
+// White's view in centipawns of a [%eval]; the app's MATE_CP convention for mates.
+function evalCp(ev) {
+  if (ev.mate !== undefined) return Math.sign(ev.mate) * (MATE_CP - Math.abs(ev.mate))
+  return Math.round(ev.pawns * 100)
+}
+
+// The annotated PGN, read against the game sent: for each move its mark, comment, evaluation and
+// better line (SAN), the evaluations by ply, and each side's accuracy. Null if it does not fit.
+function readReview(text, game) {
+  const parsed = parsePgn(text)[0]
+  if (!parsed) return null
+  const plies = [], evals = []
+  let node = parsed.moves, white = Game.start(game.startFen).unwrap().turn === "white"
+  for (; node.children.length; node = node.children[0], white = !white) {
+    const played = node.children[0], alternative = node.children[1]
+    const comments = (played.data.comments || []).map(parseComment)
+    const evaluation = comments.map((c) => c.evaluation).find((e) => e)
+    const comment = comments.map((c) => c.text).join(" ").replace(/\s+/g, " ").trim()
+    const nag = (played.data.nags || []).find((n) => MARKS[n])
+    const named = /(\S+) was best\./.exec(comment)
+    const better = alternative ? [alternative.data.san, ...Array.from(alternative.mainline(), (d) => d.san)]
+      : named ? [named[1]] : []
+    plies.push({ san: played.data.san, nag, comment, better })
+    // A move that mates has no evaluation: the mover has won.
+    evals[plies.length] = evaluation ? evalCp(evaluation) : (white ? MATE_CP : -MATE_CP)
+  }
+  if (plies.length !== game.moves.length) return null
+  const accuracy = { w: parsed.headers.get("WhiteAccuracy"), b: parsed.headers.get("BlackAccuracy") }
+  if (!accuracy.w || !accuracy.b) return null
+  return { startFen: game.startFen, chess960: game.chess960, moves: game.moves.slice(), plies, evals, accuracy }
+}
+
+// Whether the board's game is the reviewed one, or the part of it up to some move.
+function onReviewedGame() {
+  const r = state.review, g = state.game
+  return r && g.startFen === r.startFen && g.chess960 === r.chess960 && g.moves.length <= r.moves.length &&
+    g.moves.every((m, i) => m.uci === r.moves[i].uci)
+}
+
+function endReview() {
+  if (!state.review) return
+  state.review = null
+  state.evals.length = Math.min(state.evals.length, state.game.moves.length + 1)
+  $("accuracy").textContent = ""
+  drawGraph()
+}
+
+// The reviewed game's moves, each marked move a clickable "mark"; the move that led to the
+// position shown is the current one.
+function drawReviewedMoves() {
+  const box = $("moves")
+  box.textContent = ""
+  state.review.plies.forEach((p, i) => {
+    if (i % 2 === 0) box.append(`${i / 2 + 1}. `)
+    const span = document.createElement("span")
+    span.textContent = p.san + (p.nag ? MARKS[p.nag].symbol : "")
+    span.className = p.nag ? "mark " + MARKS[p.nag].name : "move"
+    span.dataset.ply = String(i)
+    if (p.nag) span.title = p.comment
+    if (i === state.game.moves.length - 1) span.classList.add("current")
+    box.append(span, " ")
+  })
+}
+
+// The marks on the evaluation graph: at the position after each marked move, where its cost shows.
+function graphMarks() {
+  if (!state.review) return []
+  const canvas = $("graph"), w = canvas.width, h = canvas.height, plies = Math.max(state.evals.length, 2)
+  return state.review.plies.flatMap((p, i) => {
+    if (!p.nag) return []
+    const cp = state.evals[i + 1] ?? 0
+    return [{ ply: i, nag: p.nag, x: ((i + 1) / (plies - 1)) * w, y: h / 2 - (h / 2 - 4) * Math.tanh(cp / 500) }]
+  })
+}
+
+// Shows the reviewed game after `ply` moves (analysis follows); with `mark`, the marked move's
+// index, the position before it and the better line there.
+async function goToPly(ply, mark = null) {
+  const review = state.review
+  if (!review) return
+  await stopSearch()
+  const game = new Game(review.startFen, review.chess960)
+  for (const m of review.moves.slice(0, ply)) game.play(m.move)
+  state.game = game
+  state.over = false
+  if (state.mode !== "analyse") {
+    document.querySelector("input[value=analyse]").checked = true
+    await setMode("analyse")
+  } else await afterMove()
+  if (mark !== null) showBetterLine(mark)
+}
+
+// The better line of a marked move: its first move as an arrow, the line in SAN with the comment.
+function showBetterLine(index) {
+  const p = state.review.plies[index], pos = state.game.pos.clone()
+  const first = p.better.length ? parseSan(pos, p.better[0]) : undefined
+  if (first && "from" in first) board.addArrow(ARROW_TYPE.success, makeSquare(first.from), makeSquare(first.to))
+  const number = (i) => `${Math.floor(i / 2) + 1}.` + (i % 2 ? ".." : "")
+  const line = p.better.map((san, k) => ((index + k) % 2 === 0 || k === 0 ? number(index + k) + " " : "") + san)
+  $("review-line").textContent = `${number(index)} ${p.san}${MARKS[p.nag].symbol} ${p.comment}` +
+    (line.length ? `  Better: ${line.join(" ")}` : "")
+}
+
+function graphClick(event) {
+  const canvas = $("graph"), rect = canvas.getBoundingClientRect()
+  const x = (event.clientX - rect.left) * (canvas.width / rect.width)
+  const y = (event.clientY - rect.top) * (canvas.height / rect.height)
+  const near = graphMarks().filter((m) => Math.hypot(m.x - x, m.y - y) <= 10)
+  near.sort((a, b) => Math.hypot(a.x - x, a.y - y) - Math.hypot(b.x - x, b.y - y))
+  return near.length ? near[0].ply : null
 }
 
 // The buttons' actions await the engine's replies; run them one after another, so that one
@@ -515,6 +698,19 @@ function wire() {
   $("import-pgn").onclick = () => importSerially($("pgn").value)
   $("pgn-file").onchange = async (e) => { if (e.target.files[0]) importSerially(await e.target.files[0].text()) }
   $("export-pgn").onclick = serially(exportPgn)
+  $("review").onclick = serially(reviewGame)
+  // A marked move goes to the position before it, with the better line; another move to the position after it.
+  const goSerially = serially(goToPly)
+  $("moves").onclick = (e) => {
+    const span = e.target.closest("span[data-ply]")
+    if (!span || !state.review) return
+    const ply = +span.dataset.ply
+    span.classList.contains("mark") ? goSerially(ply, ply) : goSerially(ply + 1)
+  }
+  $("graph").onclick = (e) => {
+    const ply = graphClick(e)
+    if (ply !== null) goSerially(ply, ply)
+  }
   const setModeSerially = serially(setMode)
   $("multipv").onchange = () => state.mode === "analyse" && setModeSerially("analyse")
   for (const radio of document.querySelectorAll("input[name=mode]")) radio.onchange = () => setModeSerially(radio.value)
@@ -527,6 +723,7 @@ window.bachess = {
   fen: () => state.game.fen(), startFen: () => state.game.startFen, chess960: () => state.game.chess960,
   settled: () => actions,
   moves: () => state.game.history(), uci: () => state.game.moves.map((m) => m.uci), evals: () => state.evals,
+  graphMarks: () => graphMarks().map(({ ply, nag, x, y }) => ({ ply, nag, x, y })),
 }
 
 listen()

@@ -1,0 +1,63 @@
+#pragma once
+/*
+ * web_review.h — "Review game" of `bachess web`: a game's PGN annotated by
+ * `bachess annotate` (docs/annotate.md), run as a child process of the
+ * server.
+ *
+ * Why a child process: the engine is one per process (global state), and
+ * the server's engine is the pages' (their play and analysis). A review in
+ * the server's own process would take that engine from under them; the
+ * child, this same binary (/proc/self/exe), has an engine of its own, and
+ * what the annotator writes is exactly what `bachess annotate` writes.
+ *
+ * One review at a time; the child gets the PGN on its standard input (a
+ * memory file: annotate reads its input twice, so it must be a regular
+ * file) and its annotated PGN is read from a pipe. A child that outlives
+ * its time (REVIEW_SECONDS_* below, from the number of positions) or the
+ * server is killed, with its own workers (its process group).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+enum {
+    /* Nodes searched in each position unless `bachess web --review-nodes`
+     * says otherwise: `bachess annotate`'s own default, so that the page's
+     * review is the command's. About 0.1 s of CPU a position on the 2-core
+     * development machine, release build (docs/web.md). */
+    REVIEW_NODES = 200000,
+    REVIEW_NODES_MAX = 100000000, /* --review-nodes at most: about a minute a position */
+    REVIEW_SECONDS_MAX = 86400,   /* --review-seconds at most */
+    /* The child's time unless `--review-seconds` says otherwise:
+     * REVIEW_SECONDS_START, and each position's nodes at
+     * REVIEW_NODES_PER_SECOND_MIN (a 20th of it in the sanitizer build,
+     * which searches about ten times slower); then it is killed. A bound on
+     * a child that hangs, not on a slow one. Measured worst cases
+     * (tests/web_server_test.py, 7 positions, the child's start included):
+     * 71,000 nodes a second on the release build beside stress-ng --cpu 2
+     * (20,000 nodes a position), 4,100 on the sanitizer build with the
+     * machine's load average at 26 (5,000 nodes a position); margins of 14
+     * and 16 times. The child starts in 0.13 s (sanitizer build, loaded). */
+    REVIEW_SECONDS_START = 10,
+    REVIEW_NODES_PER_SECOND_MIN = 5000,
+    /* The annotated PGN read back at most: a game of the longest request
+     * (WEB_BODY_MAX, about 800 plies) is about a tenth of it. */
+    REVIEW_OUTPUT_MAX = 1 << 20,
+};
+
+typedef enum {
+    REVIEW_OK,
+    REVIEW_BUSY,   /* another review is under way */
+    REVIEW_FAILED, /* the reason in `error` */
+} ReviewOutcome;
+
+/* The nodes of each position's search, from 1 (`bachess web --review-nodes`),
+ * and the time a review may take in seconds, 0 for the default above
+ * (`--review-seconds`). */
+void web_review_configure(long nodes, long seconds);
+/* Annotates `pgn`, a game of `plies` moves. On REVIEW_OK `*annotated` is the
+ * annotated PGN (the caller frees it); otherwise NULL, with the reason in
+ * `error`. Blocks until the child is done, killed at its time limit. */
+ReviewOutcome web_review_run(const char *pgn, int plies, char **annotated, char *error, size_t error_size);
+/* The server is stopping: a review under way is killed now and fails, and
+ * none starts after. */
+void web_review_cancel(void);
