@@ -354,10 +354,13 @@ bench-perft perft-speed: $(EXE)
 ANNOTATE_GAMES ?= data/annotate/blunder-games.pgn
 ANNOTATE_ARGS ?= --movetime 100 --threads 2
 JUDGE_NODES ?= 1000000
+JUDGE_GAMES ?= 0
+JUDGE_JOBS ?= 2
 bench-annotate: $(EXE)
 	python3 scripts/annotate-judge.py $(ANNOTATE_GAMES) --bachess $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) \
 		--annotate-args "$(ANNOTATE_ARGS)" --out $(BUILD)/annotate-bench.pgn \
-		--judge-nodes $(JUDGE_NODES) --cache $(BUILD)/annotate-judge-cache.jsonl
+		--judge-nodes $(JUDGE_NODES) --judge-games $(JUDGE_GAMES) --jobs $(JUDGE_JOBS) \
+		--cache $(BUILD)/annotate-judge-cache.jsonl
 .PHONY: perft-counts bench-perft bench-annotate flake-hunt
 
 # The NNUE pipeline on a tiny data set: datagen, training (Debian's PyTorch,

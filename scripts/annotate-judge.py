@@ -26,7 +26,9 @@ import resource
 import shlex
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 PGN_EXTRACT = "/usr/games/pgn-extract"
 
@@ -194,11 +196,13 @@ class Stockfish:
 
 
 class Judge:
-    """Stockfish's scores (White's side) and best moves, cached by position."""
+    """Stockfish's scores (White's side) and best moves, cached by position.
+    fill() searches games in parallel, one Stockfish per job; game() reads."""
 
     def __init__(self, stockfish_path, nodes, cache_path):
         self.stockfish_path, self.nodes, self.cache_path = stockfish_path, nodes, cache_path
-        self.stockfish, self.cache, self.searched = None, {}, 0
+        self.cache, self.searched, self.lock = {}, 0, threading.Lock()
+        self.local, self.engines = threading.local(), []
         if os.path.exists(cache_path):
             with open(cache_path) as f:
                 for line in f:
@@ -207,36 +211,51 @@ class Judge:
         os.makedirs(os.path.dirname(os.path.abspath(cache_path)), exist_ok=True)
         self.cache_file = open(cache_path, "a")
 
+    def fill(self, games, jobs):
+        """Searches every position of the games not in the cache yet."""
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            for _ in pool.map(lambda game: self.game(*game), games):
+                pass
+
     def game(self, fen, moves):
         """[(score, best)] for the positions 0 .. len(moves) of a game."""
         start = "fen " + fen if fen else "startpos"
         white_first = not fen or fen.split()[1] == "w"
-        if self.stockfish:
-            self.stockfish.new_game()
+        new_game = True
         verdicts = []
         for ply in range(len(moves) + 1):
             position = start + (" moves " + " ".join(moves[:ply]) if ply else "")
             key = (position, self.nodes)
-            if key not in self.cache:
-                self.cache[key] = self.search(position)
-            score, best = self.cache[key]
+            with self.lock:
+                cached = self.cache.get(key)
+            if cached is None:
+                cached = self.search(position, new_game)
+                new_game = False
+            score, best = cached
             white_to_move = (ply % 2 == 0) == white_first
             verdicts.append((score if white_to_move else -score, best))
         return verdicts
 
-    def search(self, position):
-        if not self.stockfish:
-            self.stockfish = Stockfish(self.stockfish_path)
-        score, best = self.stockfish.search(position, self.nodes)
+    def search(self, position, new_game):
+        stockfish = getattr(self.local, "stockfish", None)
+        if not stockfish:
+            stockfish = self.local.stockfish = Stockfish(self.stockfish_path)
+            with self.lock:
+                self.engines.append(stockfish)
+        elif new_game:
+            stockfish.new_game()
+        score, best = stockfish.search(position, self.nodes)
         entry = {"position": position, "nodes": self.nodes, "score": score, "best": best}
-        self.cache_file.write(json.dumps(entry) + "\n")
-        self.cache_file.flush()
-        self.searched += 1
+        with self.lock:
+            self.cache[(position, self.nodes)] = (score, best)
+            self.cache_file.write(json.dumps(entry) + "\n")
+            self.cache_file.flush()
+            self.searched += 1
         return score, best
 
     def close(self):
-        if self.stockfish:
-            self.stockfish.close()
+        for stockfish in self.engines:
+            stockfish.close()
         self.cache_file.close()
 
 
@@ -283,8 +302,9 @@ def read_both(games_path, annotated_path):
     return [(fen, moves, marks) for (fen, moves), marks in zip(games, annotated)]
 
 
-def compare(games_path, annotated_path, judge, show):
-    games = read_both(games_path, annotated_path)
+def compare(games_path, annotated_path, judge, show, judge_games, jobs):
+    games = read_both(games_path, annotated_path)[:judge_games or None]
+    judge.fill([(fen, moves) for fen, moves, _ in games], jobs)
     judged, marked, disagreements, positions = set(), set(), [], 0
     for number, (fen, moves, marks) in enumerate(games, 1):
         verdicts = judge.game(fen, moves)
@@ -332,13 +352,24 @@ def main():
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--bachess", help="run BIN annotate on the games, timed")
     source.add_argument("--annotated", help="an output of bachess annotate on the games")
+    source.add_argument("--judge-only", action="store_true", help="fill the judge's cache, compare nothing")
     parser.add_argument("--annotate-args", default="--movetime 100 --threads 2")
     parser.add_argument("--out", default="build/annotate-bench.pgn", help="where --bachess writes its output")
     parser.add_argument("--judge-nodes", type=int, default=1000000)
     parser.add_argument("--cache", default="build/annotate-judge-cache.jsonl")
     parser.add_argument("--stockfish", default="/usr/games/stockfish")
     parser.add_argument("--show", type=int, default=100, help="disagreements listed at most")
+    parser.add_argument("--judge-games", type=int, default=0, help="judge the first N games only (0: all)")
+    parser.add_argument("--jobs", type=int, default=1, help="Stockfish processes judging at once")
     a = parser.parse_args()
+    if a.judge_only:
+        judge = Judge(a.stockfish, a.judge_nodes, a.cache)
+        try:
+            judge.fill(uci_games(a.games)[:a.judge_games or None], a.jobs)
+        finally:
+            judge.close()
+        print("judge: %d positions searched, cache %s" % (judge.searched, a.cache))
+        return
     if a.bachess:
         os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
         annotated = run_bachess(a.bachess, a.games, a.annotate_args, a.out)
@@ -346,7 +377,7 @@ def main():
         annotated = a.annotated
     judge = Judge(a.stockfish, a.judge_nodes, a.cache)
     try:
-        compare(a.games, annotated, judge, a.show)
+        compare(a.games, annotated, judge, a.show, a.judge_games, a.jobs)
     finally:
         judge.close()
 
