@@ -15,6 +15,8 @@
 #   make annotate-test  bachess annotate end to end: marks, lines, evaluations, pgn-extract, SIGINT
 #   make perft-full the whole perft suite at its full depths
 #   make bench-perft  perft speed side by side with Stockfish (a benchmark: prints the ratio)
+#   make bench-annotate  bachess annotate timed, and its ?? marks against Stockfish's (a benchmark:
+#                   prints; ANNOTATE_ARGS="--nodes 1000000", JUDGE_NODES=N, ANNOTATE_GAMES=FILE)
 #   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
 #   make lab        the game-tree lab: refresh the tables and plot in docs/lab.md (gnuplot)
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
@@ -344,7 +346,22 @@ perft-counts: $(EXE)
 # the ratio and fails only if the node counts disagree (perft-speed: old name).
 bench-perft perft-speed: $(EXE)
 	RUNS=5 scripts/perft-speed.sh ./$(EXE)
-.PHONY: perft-counts bench-perft flake-hunt
+
+# A benchmark, not a test: bachess annotate on games with real mistakes, timed,
+# then its ?? marks against Stockfish's at JUDGE_NODES a position by the same
+# rule (docs/annotate.md, "Benchmarks"). The judge's searches are cached under
+# build/, so only the first run pays for them (about 3 h of one core at 1 M nodes a position).
+ANNOTATE_GAMES ?= data/annotate/blunder-games.pgn
+ANNOTATE_ARGS ?= --movetime 100 --threads 2
+JUDGE_NODES ?= 1000000
+JUDGE_GAMES ?= 0
+JUDGE_JOBS ?= 2
+bench-annotate: $(EXE)
+	python3 scripts/annotate-judge.py $(ANNOTATE_GAMES) --bachess $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) \
+		--annotate-args "$(ANNOTATE_ARGS)" --out $(BUILD)/annotate-bench.pgn \
+		--judge-nodes $(JUDGE_NODES) --judge-games $(JUDGE_GAMES) --jobs $(JUDGE_JOBS) \
+		--cache $(BUILD)/annotate-judge-cache.jsonl
+.PHONY: perft-counts bench-perft bench-annotate flake-hunt
 
 # The NNUE pipeline on a tiny data set: datagen, training (Debian's PyTorch,
 # /usr/bin/python3), export, and the engine's evaluation equal to Python's.

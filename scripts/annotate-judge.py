@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""annotate-judge.py — bachess annotate's blunders against Stockfish's, and its speed.
+
+    annotate-judge.py GAMES.pgn (--bachess BIN [--annotate-args "ARGS"] | --annotated FILE)
+                      [--judge-nodes N] [--cache FILE] [--stockfish PATH] [--show N]
+
+With --bachess, runs `BIN annotate GAMES.pgn ARGS` first and reports its speed:
+moves, positions, wall-clock seconds, CPU seconds, and (for --movetime MS with
+--threads T) the ideal moves * MS / T. With --annotated, reads an output of
+`bachess annotate` made before. Then the judge: Stockfish (full strength, Hash 64,
+Threads 1) searches every position of every game's main line to --judge-nodes
+nodes, and its scores are put through the mark rule of src/tools/accuracy.c.
+The judge's blunders (??) and bachess's ($4) are compared by (game, ply):
+precision, recall, and every disagreement with both sides' evaluations.
+
+The judge's searches are cached (a JSON line per position, keyed by position and
+node count; default build/annotate-judge-cache.jsonl), so a second run, or a run
+cut short, redoes none of them. docs/annotate.md, "Benchmarks", tells the story.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import resource
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+PGN_EXTRACT = "/usr/games/pgn-extract"
+
+# The mark rule of src/tools/accuracy.c (lila's Advice.scala): drops of the
+# mover's winning chances on [-1, 1]; mates judged by how lost or won the
+# position was anyway (beyond 10 pawns an inaccuracy, beyond 7 a mistake).
+WIN_MODEL_SLOPE = 0.00368208
+BLUNDER, MISTAKE, INACCURACY, NO_MARK = 3, 2, 1, 0
+MARK_DROPS = ((BLUNDER, 0.3), (MISTAKE, 0.2), (INACCURACY, 0.1))
+MATE_JUDGE_HOPELESS_CP, MATE_JUDGE_BAD_CP = 999, 700
+
+# Scores as the engine keeps them: centipawns, or ±(MATE - plies to mate).
+MATE = 100000
+MATE_BOUND = MATE - 1000
+
+
+def is_mate(score):
+    return abs(score) >= MATE_BOUND
+
+
+def winning_chances(score):
+    return 2.0 / (1.0 + math.exp(-WIN_MODEL_SLOPE * score)) - 1.0
+
+
+def mark_of_mate(cp):
+    return INACCURACY if cp > MATE_JUDGE_HOPELESS_CP else MISTAKE if cp > MATE_JUDGE_BAD_CP else BLUNDER
+
+
+def judge_move(before, after, sign):
+    """The mark of a move from a position scored `before` to one scored `after`
+    (White's side); sign is +1 when White moved, -1 when Black did."""
+    if not is_mate(before) and not is_mate(after):
+        drop = sign * (winning_chances(before) - winning_chances(after))
+        return next((mark for mark, least in MARK_DROPS if drop >= least), NO_MARK)
+    ours_before, ours_after = sign * before, sign * after
+    mate_missed = is_mate(before) and ours_before > 0 and not (is_mate(after) and ours_after > 0)
+    mate_allowed = is_mate(after) and ours_after < 0 and not (is_mate(before) and ours_before < 0)
+    if mate_missed:  # a mate against us after it counts as 0 cp, as in lila
+        return mark_of_mate(0 if is_mate(after) else ours_after)
+    if mate_allowed:
+        return mark_of_mate(-ours_before)
+    return NO_MARK
+
+
+def format_eval(score):
+    """A score as [%eval] writes it: pawns, or #N / #-N in moves."""
+    if score is None:
+        return "-"
+    if is_mate(score):
+        moves = (MATE - abs(score) + 1) // 2
+        return "#%d" % (moves if score > 0 else -moves)
+    return "%.2f" % (score / 100.0)
+
+
+# ---- reading PGN ------------------------------------------------------------
+
+TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
+RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
+
+
+def split_games(text):
+    """Each game as (tags, movetext), in the order of the file."""
+    games, tags, movetext = [], {}, []
+    for line in text.splitlines():
+        match = TAG.match(line)
+        if match and movetext:
+            games.append((tags, "\n".join(movetext)))
+            tags, movetext = {}, []
+        if match:
+            tags[match.group(1)] = match.group(2)
+        elif line.strip():
+            movetext.append(line)
+    if tags or movetext:
+        games.append((tags, "\n".join(movetext)))
+    return games
+
+
+MOVETEXT_TOKEN = re.compile(r"\{[^}]*\}|;[^\n]*|\(|\)|\$\d+|\d+\.+|[^\s{}()$;]+")
+EVAL = re.compile(r"\[%eval\s+(#?-?[\d.]+)\]")
+SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+
+
+def parse_eval(text):
+    if text.startswith("#"):
+        moves = int(text[1:])
+        return MATE - (2 * moves - 1) if moves > 0 else -(MATE - 2 * -moves)
+    return round(float(text) * 100)
+
+
+def read_main_line(movetext):
+    """The moves of the main line as dicts: san, nags, eval (from its comment)."""
+    moves, depth = [], 0
+    for token in MOVETEXT_TOKEN.findall(movetext):
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+        elif depth > 0 or token.startswith(";") or re.fullmatch(r"\d+\.+", token) or token in RESULTS:
+            continue
+        elif token.startswith("{"):
+            match = EVAL.search(token)
+            if moves and match:
+                moves[-1]["eval"] = parse_eval(match.group(1))
+        elif token.startswith("$"):
+            if moves:
+                moves[-1]["nags"].add(int(token[1:]))
+        else:
+            san = token.rstrip("!?")
+            nags = {SUFFIX_NAGS[token[len(san):]]} if token[len(san):] in SUFFIX_NAGS else set()
+            moves.append({"san": san, "nags": nags, "eval": None})
+    return moves
+
+
+def uci_games(path):
+    """Each game of the file as (start FEN or None, [UCI moves]), by pgn-extract
+    (which writes promotions as e7e8Q: UCI's are lower case)."""
+    out = subprocess.run([PGN_EXTRACT, "-Wuci", "--nocomments", "--nonags", "--novars", "-s", path],
+                         check=True, capture_output=True, text=True).stdout
+    return [(tags.get("FEN"), [t.lower() for t in movetext.split() if t not in RESULTS])
+            for tags, movetext in split_games(out)]
+
+
+# ---- the judge: Stockfish ---------------------------------------------------
+
+
+class Stockfish:
+    def __init__(self, path):
+        self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send("uci", until="uciok")
+        for option in ("Hash value 64", "Threads value 1", "UCI_LimitStrength value false"):
+            self.send("setoption name " + option)
+        self.send("isready", until="readyok")
+
+    def send(self, command, until=None):
+        self.process.stdin.write(command + "\n")
+        lines = []
+        while until:
+            line = self.process.stdout.readline()
+            if not line:
+                sys.exit("annotate-judge: stockfish ended after: " + command)
+            lines.append(line.split())
+            if lines[-1] and lines[-1][0] == until:
+                break
+        return lines
+
+    def new_game(self):
+        self.send("ucinewgame")
+        self.send("isready", until="readyok")
+
+    def search(self, position, nodes):
+        """(score from the side to move, best move or None) of a position."""
+        score, lines = None, self.send("position " + position + "\ngo nodes %d" % nodes, until="bestmove")
+        for words in lines[:-1]:
+            if "score" in words and "lowerbound" not in words and "upperbound" not in words:
+                kind, value = words[words.index("score") + 1], int(words[words.index("score") + 2])
+                # mate 0: the side to move is mated; mate -N: it is mated in N
+                score = value if kind == "cp" else MATE - (2 * value - 1) if value > 0 else -(MATE - 2 * -value)
+        bestmove = lines[-1]
+        best = bestmove[1] if len(bestmove) > 1 and bestmove[1] != "(none)" else None
+        return score, best
+
+    def close(self):
+        self.send("quit")
+        self.process.wait()
+
+
+class Judge:
+    """Stockfish's scores (White's side) and best moves, cached by position.
+    fill() searches games in parallel, one Stockfish per job; game() reads."""
+
+    def __init__(self, stockfish_path, nodes, cache_path):
+        self.stockfish_path, self.nodes, self.cache_path = stockfish_path, nodes, cache_path
+        self.cache, self.searched, self.lock = {}, 0, threading.Lock()
+        self.local, self.engines = threading.local(), []
+        if os.path.exists(cache_path):
+            with open(cache_path) as f:
+                for line in f:
+                    entry = json.loads(line)
+                    self.cache[(entry["position"], entry["nodes"])] = (entry["score"], entry["best"])
+        os.makedirs(os.path.dirname(os.path.abspath(cache_path)), exist_ok=True)
+        self.cache_file = open(cache_path, "a")
+
+    def fill(self, games, jobs):
+        """Searches every position of the games not in the cache yet."""
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            for _ in pool.map(lambda game: self.game(*game), games):
+                pass
+
+    def game(self, fen, moves):
+        """[(score, best)] for the positions 0 .. len(moves) of a game."""
+        start = "fen " + fen if fen else "startpos"
+        white_first = not fen or fen.split()[1] == "w"
+        new_game = True
+        verdicts = []
+        for ply in range(len(moves) + 1):
+            position = start + (" moves " + " ".join(moves[:ply]) if ply else "")
+            key = (position, self.nodes)
+            with self.lock:
+                cached = self.cache.get(key)
+            if cached is None:
+                cached = self.search(position, new_game)
+                new_game = False
+            score, best = cached
+            white_to_move = (ply % 2 == 0) == white_first
+            verdicts.append((score if white_to_move else -score, best))
+        return verdicts
+
+    def search(self, position, new_game):
+        stockfish = getattr(self.local, "stockfish", None)
+        if not stockfish:
+            stockfish = self.local.stockfish = Stockfish(self.stockfish_path)
+            with self.lock:
+                self.engines.append(stockfish)
+        elif new_game:
+            stockfish.new_game()
+        score, best = stockfish.search(position, self.nodes)
+        entry = {"position": position, "nodes": self.nodes, "score": score, "best": best}
+        with self.lock:
+            self.cache[(position, self.nodes)] = (score, best)
+            self.cache_file.write(json.dumps(entry) + "\n")
+            self.cache_file.flush()
+            self.searched += 1
+        return score, best
+
+    def close(self):
+        for stockfish in self.engines:
+            stockfish.close()
+        self.cache_file.close()
+
+
+# ---- the benchmark ----------------------------------------------------------
+
+
+def run_bachess(binary, games_path, args, out_path):
+    """Runs bachess annotate and prints its speed; returns the output's path."""
+    command = [binary, "annotate", games_path, "--out", out_path] + shlex.split(args)
+    print("speed: " + " ".join(shlex.quote(word) for word in command), flush=True)
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    status = subprocess.run(command, stderr=subprocess.DEVNULL).returncode
+    seconds = time.monotonic() - start
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if status != 0:
+        sys.exit("annotate-judge: bachess annotate exited with %d" % status)
+    cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
+    games = uci_games(games_path)
+    moves = sum(len(m) for _, m in games)
+    print("  games %d, moves %d, positions searched %d" % (len(games), moves, moves + len(games)))
+    print("  wall clock %.1f s, CPU %.1f s" % (seconds, cpu))
+    words = shlex.split(args)
+    if "--movetime" in words:
+        movetime = int(words[words.index("--movetime") + 1])
+        threads = int(words[words.index("--threads") + 1]) if "--threads" in words else 1
+        ideal = moves * movetime / 1000.0 / threads
+        print("  ideal (moves x %d ms) / %d = %.1f s; measured / ideal = %.2f"
+              % (movetime, threads, ideal, seconds / ideal))
+    return out_path
+
+
+def read_both(games_path, annotated_path):
+    """[(start FEN, UCI moves, annotated moves)] of the games, checked to match."""
+    games = uci_games(games_path)
+    with open(annotated_path) as f:
+        annotated = [read_main_line(movetext) for _, movetext in split_games(f.read())]
+    if len(annotated) != len(games):
+        sys.exit("annotate-judge: %d games in %s, %d annotated in %s"
+                 % (len(games), games_path, len(annotated), annotated_path))
+    for number, ((_, moves), marks) in enumerate(zip(games, annotated), 1):
+        if len(marks) != len(moves):
+            sys.exit("annotate-judge: game %d has %d moves, %d annotated" % (number, len(moves), len(marks)))
+    return [(fen, moves, marks) for (fen, moves), marks in zip(games, annotated)]
+
+
+def compare(games_path, annotated_path, judge, show, judge_games, jobs):
+    games = read_both(games_path, annotated_path)[:judge_games or None]
+    judge.fill([(fen, moves) for fen, moves, _ in games], jobs)
+    judged, marked, disagreements, positions = set(), set(), [], 0
+    for number, (fen, moves, marks) in enumerate(games, 1):
+        verdicts = judge.game(fen, moves)
+        positions += len(verdicts)
+        white_first = not fen or fen.split()[1] == "w"
+        for ply, move in enumerate(moves, 1):
+            (before, best), (after, _) = verdicts[ply - 1], verdicts[ply]
+            sign = 1 if (ply % 2 == 1) == white_first else -1
+            # the judge's own choice is never marked, as in bachess (annotate_game.c)
+            by_judge = move != best and judge_move(before, after, sign) == BLUNDER
+            by_bachess = 4 in marks[ply - 1]["nags"]
+            judged |= {(number, ply)} if by_judge else set()
+            marked |= {(number, ply)} if by_bachess else set()
+            if by_judge != by_bachess:
+                bachess_before = marks[ply - 2]["eval"] if ply > 1 else None
+                disagreements.append((number, ply, marks[ply - 1]["san"], by_judge, before, after, best,
+                                      bachess_before, marks[ply - 1]["eval"]))
+    agreed = len(judged & marked)
+    print("blunders (??): judge Stockfish at %d nodes a position; %d searched now, the rest from %s"
+          % (judge.nodes, judge.searched, judge.cache_path))
+    print("  games %d, positions %d" % (len(games), positions))
+    print("  judge's blunders %d, bachess's blunders %d, agreed %d" % (len(judged), len(marked), agreed))
+    print("  precision %s, recall %s" % (percent(agreed, len(marked)), percent(agreed, len(judged))))
+    print_disagreements(disagreements, show)
+
+
+def print_disagreements(disagreements, show):
+    print("disagreements (%d): game ply move | judge: before -> after (its best) | bachess: before -> after"
+          % len(disagreements))
+    for number, ply, san, by_judge, before, after, best, bachess_before, bachess_after in disagreements[:show]:
+        print("  %3d %3d %-7s %s | %7s -> %-7s (%s) | %7s -> %-7s" % (
+            number, ply, san, "judge only  " if by_judge else "bachess only", format_eval(before),
+            format_eval(after), best or "-", format_eval(bachess_before), format_eval(bachess_after)))
+    if len(disagreements) > show:
+        print("  … %d more (--show)" % (len(disagreements) - show))
+
+
+def percent(part, whole):
+    return "%.1f %% (%d/%d)" % (100.0 * part / whole, part, whole) if whole else "- (0/0)"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("games")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--bachess", help="run BIN annotate on the games, timed")
+    source.add_argument("--annotated", help="an output of bachess annotate on the games")
+    source.add_argument("--judge-only", action="store_true", help="fill the judge's cache, compare nothing")
+    parser.add_argument("--annotate-args", default="--movetime 100 --threads 2")
+    parser.add_argument("--out", default="build/annotate-bench.pgn", help="where --bachess writes its output")
+    parser.add_argument("--judge-nodes", type=int, default=1000000)
+    parser.add_argument("--cache", default="build/annotate-judge-cache.jsonl")
+    parser.add_argument("--stockfish", default="/usr/games/stockfish")
+    parser.add_argument("--show", type=int, default=100, help="disagreements listed at most")
+    parser.add_argument("--judge-games", type=int, default=0, help="judge the first N games only (0: all)")
+    parser.add_argument("--jobs", type=int, default=1, help="Stockfish processes judging at once")
+    a = parser.parse_args()
+    if a.judge_only:
+        judge = Judge(a.stockfish, a.judge_nodes, a.cache)
+        try:
+            judge.fill(uci_games(a.games)[:a.judge_games or None], a.jobs)
+        finally:
+            judge.close()
+        print("judge: %d positions searched, cache %s" % (judge.searched, a.cache))
+        return
+    if a.bachess:
+        os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+        annotated = run_bachess(a.bachess, a.games, a.annotate_args, a.out)
+    else:
+        annotated = a.annotated
+    judge = Judge(a.stockfish, a.judge_nodes, a.cache)
+    try:
+        compare(a.games, annotated, judge, a.show, a.judge_games, a.jobs)
+    finally:
+        judge.close()
+
+
+if __name__ == "__main__":
+    main()
