@@ -73,6 +73,15 @@ LIVENESS_S = 10.0
 # optimised 0.09 s). Margins 7x and 10x.
 START_S = 5.0
 QUIT_S = 2.0
+# Searches limited by nodes or depth (33h, 60d): liveness as the longest
+# silence between two lines, not the whole search, whose length is the work
+# divided by the machine's speed. Measured: at load average 20 (flake hunt
+# of 2026-11-26, round 3: helpers' stress-ng, builds and tests beside the
+# hunt's own stress-ng) the sanitizer build searched at 2,500-4,400 nodes/s
+# and both searches ran past the 30 s these waits had as a whole; the
+# longest silence in them was 16.3 s (33h, depth 11 -> 12). Margin 1.8x
+# at a load 5x the flake hunt's.
+NODE_LIMITED_SILENCE_S = 30.0
 # Engine clock, ms. Each is a requirement on the engine; beside it the
 # measured worst case (both builds, under load as above).
 IDLE_REPLY_MS = 200      # isready read -> readyok written, idle (03); measured 0 ms
@@ -141,10 +150,13 @@ class UciEngine(harness.Engine):
     def send(self, line):
         return self.send_raw((line + "\n").encode("utf-8", "surrogateescape"), shown=line)
 
-    def read_until(self, pattern, timeout, forbid=None):
+    def read_until(self, pattern, timeout, forbid=None, silence=False):
         """The lines up to and including the first one matching `pattern`;
         Failure at the deadline, at end of output, or on a line matching
-        `forbid` first."""
+        `forbid` first. With `silence`, the deadline is `timeout` after the
+        last line read, not after the call: for searches limited by nodes or
+        depth, whose length is the machine's speed times the work, so that
+        only an engine that stops talking fails."""
         rx, bad = re.compile(pattern), re.compile(forbid) if forbid else None
         timeout = max(timeout, LIVENESS_S)       # a liveness limit only
         deadline = time.monotonic() + timeout
@@ -156,6 +168,8 @@ class UciEngine(harness.Engine):
                     self._read += 1
                     got.append(text)
                     self.timed.append((t, text))
+                    if silence:
+                        deadline = time.monotonic() + timeout
                     if bad and bad.search(text):
                         raise Failure("forbidden line %r before /%s/" % (text, pattern))
                     if rx.search(text):
@@ -166,8 +180,8 @@ class UciEngine(harness.Engine):
                                   % (self.proc.poll(), pattern, got[-5:]))
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise Failure("no line matching /%s/ within %.2f s; last lines %r%s"
-                                  % (pattern, timeout, got[-5:], self.stacks()))
+                    raise Failure("no line matching /%s/ within %.2f s%s; last lines %r%s"
+                                  % (pattern, timeout, " of silence" if silence else "", got[-5:], self.stacks()))
                 self._cond.wait(left)
 
     def stacks(self):
@@ -412,12 +426,13 @@ def time_limit_ms(s, limit, threads=1):
     return max(limit, first_depth_ms(s)) + clock_check_ms(s, threads) + MOVETIME_OVER_MS
 
 
-def go(e, command, timeout=10.0, forbid_before=None):
+def go(e, command, timeout=10.0, forbid_before=None, silence=False):
     """Sends a go command and reads its output up to bestmove; with the
-    engine's trace on, s.engine_ms is go read -> bestmove written."""
+    engine's trace on, s.engine_ms is go read -> bestmove written. With
+    `silence`, `timeout` bounds the time between two lines (read_until)."""
     mark = e.trace_mark() if e.trace_path else None
     sent = e.send_raw((command + "\n").encode(), shown=command)
-    lines = e.read_until(r"^bestmove", timeout, forbid=forbid_before)
+    lines = e.read_until(r"^bestmove", timeout, forbid=forbid_before, silence=silence)
     ms = e.latency(mark, r"^\s*go\b", r"^bestmove", LIVENESS_S)[0] if mark is not None else None
     s = Search(lines, sent, e.last_time, ms)
     s.check_best_is_pv()
@@ -860,12 +875,12 @@ def t_nodes_reproducible():
     def searched():
         e.send("ucinewgame")
         e.send(position)
-        s = go(e, "go nodes 150000", timeout=30)
+        s = go(e, "go nodes 150000", timeout=NODE_LIMITED_SILENCE_S, silence=True)
         return (s.last.get("nodes"), s.best, s.last.get("score"), s.last.get("pv"))
 
     first = searched()
     e.send("position startpos moves d2d4 g8f6")
-    go(e, "go nodes 80000", timeout=30)
+    go(e, "go nodes 80000", timeout=NODE_LIMITED_SILENCE_S, silence=True)
     second = searched()
     check(first[0] is not None and first[0] > 0, "no node count in the last info: %r" % (first,))
     check(first == second, "two identical searches differ: %r vs %r" % (first, second))
@@ -1542,7 +1557,7 @@ def t_chess960_multipv_threads():
         e.send("setoption name " + option)
     e.send(position_command(MID960))
     check(not e.sync(5.0), "options or the Chess960 position refused")
-    s = go(e, "go depth 12", timeout=30)
+    s = go(e, "go depth 12", timeout=NODE_LIMITED_SILENCE_S, silence=True)
     finals = [d for d in s.infos if d.get("depth") == 12 and d.get("pv") and "bound" not in d]
     by_line = {}
     for d in finals:
