@@ -32,13 +32,17 @@ mkdir -p "$out"
 # Elo difference and its 95 % margin from W, L, D (normal approximation of
 # the mean score; the margin is the score's ±1.96 standard errors in Elo).
 elo_line() {
-	awk -v w="$1" -v l="$2" -v d="$3" 'function elo(s) { return -400 * log(1 / s - 1) / log(10) }
+	awk -v w="$1" -v l="$2" -v d="$3" '
+	function elo(s) { return -400 * log(1 / s - 1) / log(10) }
 	BEGIN {
 		n = w + l + d; s = (w + d / 2) / n
 		var = (w * (1 - s) ^ 2 + l * s ^ 2 + d * (0.5 - s) ^ 2) / n
 		se = sqrt(var / n); lo = s - 1.96 * se; hi = s + 1.96 * se
 		if (s <= 0 || s >= 1) { printf "%5.1f %%  beyond the scale", 100 * s; exit }
-		printf "%5.1f %%  %+5.0f  [%+.0f, %+.0f]", 100 * s, elo(s), lo > 0 ? elo(lo) : -999, hi < 1 ? elo(hi) : 999
+		low = -999; high = 999
+		if (lo > 0) low = elo(lo)
+		if (hi < 1) high = elo(hi)
+		printf "%5.1f %%  %+5.0f  [%+.0f, %+.0f]", 100 * s, elo(s), low, high
 	}'
 }
 
