@@ -7,17 +7,18 @@
 #include "timer.h"
 
 /* The level of each calibrated UCI_Elo, in between by straight lines.
- * A level is the old hand-set scale: level L searches 64 * 2^((L - 800) / 120)
- * nodes with an error shrinking to nothing at 2800. The table is fitted to
- * games against Stockfish at the same UCI_Elo (docs/strength-limit.md). */
+ * Level L searches 64 * 2^((L - 800) / 120) nodes and misjudges its moves
+ * by an error that shrinks to nothing at level 2800 (the scale bachess
+ * had before it was measured). The table is fitted to games against
+ * Stockfish at the same UCI_Elo (docs/strength-limit.md). */
 static const struct {
     int elo, level;
 } calibration[] = {
     { STRENGTH_ELO_MIN, 800 },
-    { STRENGTH_ELO_MAX, 2800 },
+    { STRENGTH_ELO_MAX, 2850 },
 };
 enum { CALIBRATION_POINTS = sizeof calibration / sizeof *calibration };
-enum { LEVEL_MIN = 800, LEVEL_MAX = 2800 };
+enum { LEVEL_MIN = 800, LEVEL_EXACT = 2800 };
 
 static double level_of(int elo)
 {
@@ -39,10 +40,12 @@ uint64_t strength_node_limit(int elo)
 
 /* A misjudgement in centipawns: a sum of four uniform draws (close to a
  * normal one, without its rare huge values), scaled down as the level
- * rises, to nothing at the top. Not seeded per game: people do not play
- * the same game twice either. */
+ * rises, to nothing from LEVEL_EXACT up. Not seeded per game: people do
+ * not play the same game twice either. */
 static int misjudgement(double level)
 {
+    if (level >= LEVEL_EXACT)
+        return 0;
     static uint64_t state;
     if (!state)
         state = (uint64_t)time_now_ms() | 1;
@@ -51,7 +54,7 @@ static int misjudgement(double level)
         state ^= state << 13, state ^= state >> 7, state ^= state << 17;
         sum += (int)(state % 201) - 100;
     }
-    return (int)(sum * (LEVEL_MAX - level) / 8 / 200);
+    return (int)(sum * (LEVEL_EXACT - level) / 8 / 200);
 }
 
 Move strength_choose_move(const RootLine *lines, int count, int elo, Move best)

@@ -15,7 +15,7 @@
 
 #include "search.h"
 
-enum { STRENGTH_ELO_MIN = 800, STRENGTH_ELO_MAX = 2800, STRENGTH_CANDIDATES = 4 };
+enum { STRENGTH_ELO_MIN = 800, STRENGTH_ELO_MAX = 2850, STRENGTH_CANDIDATES = 4 };
 
 /* The most nodes the weakened engine searches a move at `elo`. */
 uint64_t strength_node_limit(int elo);
