@@ -1,7 +1,6 @@
 /* engine.c — the protocol-free engine core: game, threads, go/stop. */
 #include "engine.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "movegen.h"
 #include "notation.h"
 #include "score.h"
+#include "strength.h"
 #include "syzygy/syzygy.h"
 #include "timer.h"
 #include "tt.h"
@@ -244,48 +244,16 @@ static Move find_ponder_move(Thread *t, Move best)
     return ponder;
 }
 
-/* ---- strength limit (UCI_LimitStrength / UCI_Elo) ------------------------
- * A weaker player for people: it sees fewer nodes and misjudges its
- * candidate moves by a random error that grows as the Elo falls, then
- * plays the candidate that looks best to it. The Elo scale is rough. */
-enum { ELO_MIN = 800, ELO_MAX = 2800, WEAK_CANDIDATES = 4 };
+/* ---- strength limit (UCI_LimitStrength / UCI_Elo; strength.h) ---------- */
 
 static bool strength_limited(void) { return engine_settings.limit_strength; }
 
-static uint64_t elo_node_limit(int elo)
-{
-    return (uint64_t)(64.0 * pow(2.0, (elo - ELO_MIN) / 120.0));
-}
-
-static int random_error(int elo)
-{
-    static uint64_t state;
-    if (!state)
-        state = (uint64_t)time_now_ms() | 1;
-    int sum = 0; /* sum of uniforms: roughly normal */
-    for (int i = 0; i < 4; i++) {
-        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-        sum += (int)(state % 201) - 100;
-    }
-    return sum * (ELO_MAX - elo) / 8 / 200;
-}
-
 static Move weakened_choice(const Thread *t, Move best)
 {
-    int elo = engine_settings.elo, lines = engine.shared.multipv;
+    int lines = engine.shared.multipv;
     if (lines > engine.shared.root_move_count)
         lines = engine.shared.root_move_count;
-    int best_value = -SCORE_INFINITE;
-    for (int i = 0; i < lines; i++) {
-        if (t->lines[i].pv_length == 0)
-            continue;
-        int value = t->lines[i].score + random_error(elo);
-        if (value > best_value) {
-            best_value = value;
-            best = t->lines[i].pv[0];
-        }
-    }
-    return best;
+    return strength_choose_move(t->lines, lines, engine_settings.elo, best);
 }
 
 static void report_best(Thread *main_thread)
@@ -440,11 +408,11 @@ void engine_go(const SearchLimits *limits, SearchReport report)
     restrict_root_moves_by_tablebases();
     s->multipv = engine_settings.multipv;
     if (strength_limited()) {
-        uint64_t cap = elo_node_limit(engine_settings.elo);
+        uint64_t cap = strength_node_limit(engine_settings.elo);
         if (!s->limits.nodes || s->limits.nodes > cap)
             s->limits.nodes = cap;
-        if (s->multipv < WEAK_CANDIDATES)
-            s->multipv = WEAK_CANDIDATES;
+        if (s->multipv < STRENGTH_CANDIDATES)
+            s->multipv = STRENGTH_CANDIDATES;
     }
     timeman_init(&s->budget, limits, engine.game->side, engine_settings.move_overhead_ms);
     /* A forced move is played at once when the clock is running. */

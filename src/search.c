@@ -1053,8 +1053,9 @@ static void report_final(Thread *t)
 
 /* What the time manager reads after an iteration: how long the best move
  * has stood, its share of the nodes, and the score's fall. */
-static void update_progress(const Thread *t, SearchProgress *p, Move previous_best, int score_drop)
+static void update_progress(const Thread *t, SearchProgress *p, Move previous_best, int score_drop, int lines)
 {
+    p->lines = lines;
     p->stable_iterations = t->best_move == previous_best ? p->stable_iterations + 1 : 0;
     uint64_t total = atomic_load_explicit(&t->nodes, memory_order_relaxed);
     Move best = t->best_move;
@@ -1106,7 +1107,7 @@ void search_iterate(Thread *t)
             break;
         if (soft_node_limit_reached(s))
             break;
-        update_progress(t, &progress, previous_best, depth > 1 ? previous_score - score : 0);
+        update_progress(t, &progress, previous_best, depth > 1 ? previous_score - score : 0, lines);
         previous_best = t->best_move;
         if (!atomic_load(&s->pondering)) {
             /* After `pondering`: a ponder hit stores the clock's start and

@@ -75,10 +75,21 @@ enum {
     SCORE_DROP_PERCENT_MAX = 50, SCORE_GAIN_PERCENT_MAX = 10,
 };
 
+/* The best move's share of the nodes as if one line were searched: with
+ * N lines each gets about 1/N of the nodes by design, which is no sign that
+ * the best move is hard to settle. (Unscaled, a 4-line search took the
+ * 1.6x of an unsettled one at every move: UCI_LimitStrength, which searches
+ * 4 lines, spent 1 s a move at 10+0.1 and then lived on the increment.) */
+static double one_line_share(const SearchProgress *p)
+{
+    double share = p->best_move_share * (p->lines > 1 ? p->lines : 1);
+    return share < 0 ? 0 : share > 1 ? 1 : share;
+}
+
 int64_t timeman_scaled_soft(const TimeBudget *budget, const SearchProgress *p)
 {
     int stable = p->stable_iterations < STABILITY_STEPS ? p->stable_iterations : STABILITY_STEPS - 1;
-    double share = p->best_move_share < 0 ? 0 : p->best_move_share > 1 ? 1 : p->best_move_share;
+    double share = one_line_share(p);
     double stability = STABILITY_PERCENT[stable] / 100.0;
     double nodes = (NODES_PERCENT_AT_NONE - (NODES_PERCENT_AT_NONE - NODES_PERCENT_AT_ALL) * share) / 100.0;
     int drop = p->score_drop;

@@ -36,6 +36,7 @@ typedef struct {
 typedef struct {
     int stable_iterations;   /* iterations in a row that kept the best move (0: it just changed) */
     double best_move_share;  /* the best move's share of the root's nodes, 0..1 */
+    int lines;               /* multi-PV lines searched (0 or 1: one) */
     int score_drop;          /* centipawns lost against the previous iterations (negative: gained) */
 } SearchProgress;
 

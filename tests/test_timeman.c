@@ -89,3 +89,15 @@ Test(timeman, fixed_move_time_is_kept_exactly)
     cr_assert_eq(b.hard, 970);
     cr_assert_lt(b.soft, 0);
 }
+
+/* Four multi-PV lines that share the nodes evenly are as settled as one
+ * line that took them all: the soft limit is the same, not 1.6 times it. */
+Test(timeman, even_multipv_lines_do_not_stretch_the_soft_limit)
+{
+    TimeBudget b = budget_for(10000, 100, 0, 30);
+    SearchProgress one = { .stable_iterations = 2, .best_move_share = 1.0, .lines = 1 };
+    SearchProgress four = { .stable_iterations = 2, .best_move_share = 0.25, .lines = 4 };
+    SearchProgress unsettled = { .stable_iterations = 2, .best_move_share = 0.25, .lines = 1 };
+    cr_assert_eq(timeman_scaled_soft(&b, &four), timeman_scaled_soft(&b, &one));
+    cr_assert_gt(timeman_scaled_soft(&b, &unsettled), timeman_scaled_soft(&b, &one));
+}
