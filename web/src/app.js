@@ -142,13 +142,9 @@ const state = {
 }
 
 // ---- the engine ---------------------------------------------------------------
-// This page's session, a random id sent with each request: the server's rate limit
-// counts each page's commands apart, so that another page's flood does not stop this one.
-const SESSION = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("")
-const HEADERS = { "X-Bachess-Session": SESSION }
 
 async function send(line) {
-  const r = await fetch("/command", { method: "POST", body: line, headers: HEADERS })
+  const r = await fetch("/command", { method: "POST", body: line })
   if (!r.ok) status("engine refused: " + (await r.text()))
 }
 
@@ -433,7 +429,7 @@ async function newGame(fen, chess960) {
   await send("ucinewgame")
   await send(`setoption name UCI_Chess960 value ${!!chess960}`)
   await send(`setoption name UCI_LimitStrength value ${$("limit").checked}`)
-  await send(`setoption name UCI_Elo value ${Math.min(2800, Math.max(800, +$("elo").value || 1500))}`)
+  await send(`setoption name UCI_Elo value ${Math.min(2850, Math.max(800, +$("elo").value || 1500))}`)
   drawGraph()
   await afterMove()
 }
@@ -498,7 +494,7 @@ function pgnRequest(game) {
 }
 
 async function exportPgn() {
-  const r = await fetch("/pgn", { method: "POST", body: pgnRequest(state.game), headers: HEADERS })
+  const r = await fetch("/pgn", { method: "POST", body: pgnRequest(state.game) })
   const text = await r.text()
   if (!r.ok) return status("PGN export failed: " + text)
   $("pgn").value = text
@@ -539,7 +535,7 @@ async function reviewGame() {
   status(`reviewing ${game.moves.length} plies…`)
   let r, text
   try {
-    r = await fetch("/review", { method: "POST", body: pgnRequest(game), headers: HEADERS })
+    r = await fetch("/review", { method: "POST", body: pgnRequest(game) })
     text = await r.text()
   } finally {
     state.reviewing = false
