@@ -5,23 +5,25 @@
 # (positive: bachess at X plays stronger than Stockfish at X). The fit of
 # the scale in src/strength.c comes from these tables (docs/strength-limit.md).
 #
-#   scripts/elo-calibration.sh [--games N] [--tc TC] [--concurrency C] [--out DIR] ELO...
+#   scripts/elo-calibration.sh [--games N] [--tc TC] [--concurrency C] [--out DIR] [--engine BIN] ELO...
 #
 # Defaults: 100 games a setting, 10+0.1, concurrency 2 (the machine's two
-# cores: stop any background job first), games and logs in build/elo-calibration.
+# cores: stop any background job first), games and logs in build/elo-calibration,
+# the engine ./bachess.
 # Stockfish calibrated its own UCI_Elo against CCRL at a longer control;
 # bachess's time use at these settings is tiny (it is limited by nodes), so
 # the control mostly decides how deep Stockfish looks.
 set -u
 cd "$(dirname "$0")/.."
 
-games=100 tc=10+0.1 conc=2 out=build/elo-calibration
+games=100 tc=10+0.1 conc=2 out=build/elo-calibration engine=./bachess
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--games) games=${2:?}; shift 2 ;;
 	--tc) tc=${2:?}; shift 2 ;;
 	--concurrency) conc=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
+	--engine) engine=${2:?}; shift 2 ;;
 	-*) echo "elo-calibration: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -52,7 +54,7 @@ status=0
 for elo in "$@"; do
 	log="$out/match-$elo.txt"
 	scripts/match.sh --runner fastchess --option Hash=16 --test-option UCI_LimitStrength=true \
-		--test-option UCI_Elo="$elo" --pgn "$out/games-$elo.pgn" ./bachess "stockfish:$elo" "$games" "$tc" "$conc" \
+		--test-option UCI_Elo="$elo" --pgn "$out/games-$elo.pgn" "$engine" "stockfish:$elo" "$games" "$tc" "$conc" \
 		>"$log" 2>&1 || status=1
 	read -r w l d < <(sed -n 's/^result: .*(\([0-9]*\)-\([0-9]*\)-\([0-9]*\)).*/\1 \2 \3/p' "$log")
 	if [ -z "${w:-}" ]; then

@@ -14,8 +14,11 @@
 static const struct {
     int elo, level;
 } calibration[] = {
-    { STRENGTH_ELO_MIN, 800 },
-    { STRENGTH_ELO_MAX, 2850 },
+    { STRENGTH_ELO_MIN, 800 }, /* below 1500: not measured, the old scale kept */
+    { 1500, 1500 },
+    { 2000, 2270 },
+    { 2500, 2680 },
+    { STRENGTH_ELO_MAX, 2800 }, /* above 2500: not measured, the exact engine at the top */
 };
 enum { CALIBRATION_POINTS = sizeof calibration / sizeof *calibration };
 enum { LEVEL_MIN = 800, LEVEL_EXACT = 2800 };
