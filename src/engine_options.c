@@ -270,7 +270,7 @@ void engine_register_options(void)
                               .changed = option_store_int, .target = &e->multipv });
     option_register((Option){ OPTION_CHECK_SPEC("UCI_LimitStrength", 0, "play weaker, at about UCI_Elo"),
                               .changed = option_store_bool, .target = &e->limit_strength });
-    option_register((Option){ OPTION_SPIN_SPEC("UCI_Elo", 1500, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX, "the strength to play at when limited (a rough scale)"),
+    option_register((Option){ OPTION_SPIN_SPEC("UCI_Elo", 1500, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX, "the strength to play at when limited (docs/strength-limit.md)"),
                               .changed = option_store_int, .target = &e->elo });
     option_register((Option){ OPTION_CHECK_SPEC("UCI_AnalyseMode", 0, "the GUI is analysing (no effect on the search)"),
                               .offered = OFFER_UCI, .changed = option_store_bool, .target = &e->analyse_mode });
