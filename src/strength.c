@@ -16,8 +16,8 @@ static const struct {
 } calibration[] = {
     { STRENGTH_ELO_MIN, 800 }, /* below 1500: not measured, the old scale kept */
     { 1500, 1500 },
-    { 2000, 2270 },
-    { 2500, 2680 },
+    { 2000, 2220 },
+    { 2500, 2720 },
     { STRENGTH_ELO_MAX, 2800 }, /* above 2500: not measured, the exact engine at the top */
 };
 enum { CALIBRATION_POINTS = sizeof calibration / sizeof *calibration };
