@@ -1325,7 +1325,7 @@ def t_broken_fen():
                 "8/8/8/8/8/8/8/8 w - - 0 1",                                # no kings
                 "k7/8/8/8/8/8/8/K6Q w - - 0 1 moves",                       # side not to move in check
                 ""):
-        errors = expect_error(e, "position fen " + fen)
+        expect_error(e, "position fen " + fen)
         check(engine_fen(e) == before, "a broken FEN changed the position: %s" % fen)
     expect_error(e, "position")
     expect_error(e, "position sideways")
