@@ -235,6 +235,8 @@ async function main() {
       running: document.querySelectorAll("#clock-bottom.running").length })
     const clockStart = Date.now()
     const clock0 = await page.evaluate(clockProbe)
+    // Drawn by the game's start, which settled() includes, not by the page's 200 ms timer.
+    check(/^White \d+:\d\d$/.test(clock0.text), `the clocks are shown as soon as the first game has started ("${clock0.text}")`)
     const clock1 = await until(page, "the clock 2 s down", clockProbe,
       (c) => /^White/.test(c.text) && c.running === 1 && clockSeconds(c.text) <= clockSeconds(clock0.text) - 2)
     const elapsed = (Date.now() - clockStart) / 1000, dropped = clockSeconds(clock0.text) - clockSeconds(clock1.value.text)

@@ -255,9 +255,12 @@ function startThinking() {
 }
 
 // ---- the clocks ---------------------------------------------------------------
+// Each change of the clocks is drawn at once, not at the next tick: a page that has just
+// started a game shows its clocks, whenever the 200 ms timer happens to fire.
 function startClock() {
   state.clockSide = state.game.turn()
   state.clockStarted = performance.now()
+  tickClocks()
 }
 
 function stopClock() {
@@ -266,6 +269,7 @@ function stopClock() {
   state.clocks[side] -= performance.now() - state.clockStarted
   state.clocks[side] += state.increment
   state.clockSide = null
+  tickClocks()
 }
 
 function clockText(ms) {
@@ -426,6 +430,7 @@ async function newGame(fen, chess960) {
   // Awaited, with the position drawn below, so that a game's `settled()` includes the
   // redrawn board: a click on the half-redrawn board hit no square at all.
   await board.setOrientation(state.human === "w" ? COLOR.white : COLOR.black)
+  tickClocks()
   await send("ucinewgame")
   await send(`setoption name UCI_Chess960 value ${!!chess960}`)
   await send(`setoption name UCI_LimitStrength value ${$("limit").checked}`)
