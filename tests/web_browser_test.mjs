@@ -415,7 +415,7 @@ async function main() {
     // Promotion through the dialog: an under-promotion to a knight.
     await page.check('input[name=mode][value=play]')
     await settled(page)
-    await page.fill("#fen", "8/P6k/8/8/8/8/8/K7 w - - 0 1")
+    await page.fill("#fen", "8/P6k/8/8/8/8/8/K7 w - - 0 40")
     await page.click("#set-fen")
     await settled(page)
     await pieceOn(page, "wp", "a7")
@@ -425,6 +425,9 @@ async function main() {
     await page.locator('.promotion-dialog-button[data-piece="wn"]').click()
     const promoted = await waitPlies(page, 1)
     check(promoted.moves[0] === "a8=N", `a promotion chosen in the dialog (${promoted.moves[0]})`)
+    // The move list counts from the FEN's move number (40), not from 1.
+    const numbered = await until(page, "the move list", () => document.querySelector("#moves").textContent, (t) => t.startsWith("40. a8=N"))
+    check(numbered.ok, `the move list is numbered from the FEN's move 40 ("${numbered.value}")`)
 
     // A FEN set up with Chess960 ticked: a Chess960 game, and the engine told so.
     const fen960 = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1"

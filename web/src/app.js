@@ -17,6 +17,17 @@ const $ = (id) => document.getElementById(id)
 const MATE_CP = 100000
 
 // ---- the game ---------------------------------------------------------------------
+// The number written before the move at index `i` of a game from `startFen`: "N. " before a
+// White move, "N... " before a Black one when `always` (a list's or a line's first move), else
+// "". Counted from the start position's side to move and move number, so that a game set up
+// from a FEN is numbered as its PGN is.
+function moveNumber(startFen, i, always) {
+  const start = Game.start(startFen).unwrap()
+  const ply = i + (start.turn === "white" ? 0 : 1)
+  const number = start.fullmoves + Math.floor(ply / 2)
+  return ply % 2 === 0 ? `${number}. ` : always ? `${number}... ` : ""
+}
+
 // The position after the moves, and each move as chessops, SAN and the engine's UCI.
 class Game {
   constructor(fen = INITIAL_FEN, chess960 = false) {
@@ -373,7 +384,7 @@ function drawMoves() {
   $("fen").value = state.game.fen()
   if (state.review) return drawReviewedMoves()
   const parts = []
-  state.game.history().forEach((san, i) => parts.push((i % 2 === 0 ? `${i / 2 + 1}. ` : "") + san))
+  state.game.history().forEach((san, i) => parts.push(moveNumber(state.game.startFen, i, i === 0) + san))
   $("moves").textContent = parts.join(" ")
 }
 
@@ -616,7 +627,7 @@ function drawReviewedMoves() {
   const box = $("moves")
   box.textContent = ""
   state.review.plies.forEach((p, i) => {
-    if (i % 2 === 0) box.append(`${i / 2 + 1}. `)
+    box.append(moveNumber(state.review.startFen, i, i === 0))
     const span = document.createElement("span")
     span.textContent = p.san + (p.nag ? MARKS[p.nag].symbol : "")
     span.className = p.nag ? "mark " + MARKS[p.nag].name : "move"
@@ -660,9 +671,9 @@ function showBetterLine(index) {
   const p = state.review.plies[index], pos = state.game.pos.clone()
   const first = p.better.length ? parseSan(pos, p.better[0]) : undefined
   if (first && "from" in first) board.addArrow(ARROW_TYPE.success, makeSquare(first.from), makeSquare(first.to))
-  const number = (i) => `${Math.floor(i / 2) + 1}.` + (i % 2 ? ".." : "")
-  const line = p.better.map((san, k) => ((index + k) % 2 === 0 || k === 0 ? number(index + k) + " " : "") + san)
-  $("review-line").textContent = `${number(index)} ${p.san}${MARKS[p.nag].symbol} ${p.comment}` +
+  const startFen = state.review.startFen
+  const line = p.better.map((san, k) => moveNumber(startFen, index + k, k === 0) + san)
+  $("review-line").textContent = `${moveNumber(startFen, index, true)}${p.san}${MARKS[p.nag].symbol} ${p.comment}` +
     (line.length ? `  Better: ${line.join(" ")}` : "")
 }
 
