@@ -27,20 +27,6 @@ static pthread_mutex_t one_review = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t child_lock = PTHREAD_MUTEX_INITIALIZER;
 static pid_t child;
 static bool cancelled;
-/* The sanitizer build (gcc defines __SANITIZE_ADDRESS__, clang has the
- * feature) searches about ten times slower: its time limit is 20 times the
- * release build's (the measurements in web_review.h). */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZER_BUILD 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(SANITIZER_BUILD)
-enum { SEARCH_SLOWDOWN = 20 };
-#else
-enum { SEARCH_SLOWDOWN = 1 };
-#endif
-
 static long nodes_per_position = REVIEW_NODES;
 static long time_limit_seconds; /* 0: from the game's length */
 
@@ -57,7 +43,7 @@ static int64_t deadline_ms(int plies)
     if (time_limit_seconds > 0)
         return time_now_ms() + 1000 * (int64_t)time_limit_seconds;
     return time_now_ms() + 1000 * (int64_t)REVIEW_SECONDS_START
-        + positions * nodes_per_position * 1000 * SEARCH_SLOWDOWN / REVIEW_NODES_PER_SECOND_MIN;
+        + positions * nodes_per_position * 1000 / REVIEW_NODES_PER_SECOND_MIN;
 }
 
 /* A memory file holding `text`, at its start; -1 on failure. */

@@ -29,14 +29,16 @@ enum {
     REVIEW_SECONDS_MAX = 86400,   /* --review-seconds at most */
     /* The child's time unless `--review-seconds` says otherwise:
      * REVIEW_SECONDS_START, and each position's nodes at
-     * REVIEW_NODES_PER_SECOND_MIN (a 20th of it in the sanitizer build,
-     * which searches about ten times slower); then it is killed. A bound on
-     * a child that hangs, not on a slow one. Measured worst cases
+     * REVIEW_NODES_PER_SECOND_MIN; then it is killed. A bound on a child
+     * that hangs, not on a slow one. Measured worst cases
      * (tests/web_server_test.py, 7 positions, the child's start included):
      * 71,000 nodes a second on the release build beside stress-ng --cpu 2
-     * (20,000 nodes a position), 4,100 on the sanitizer build with the
-     * machine's load average at 26 (5,000 nodes a position); margins of 14
-     * and 16 times. The child starts in 0.13 s (sanitizer build, loaded). */
+     * (20,000 nodes a position), a margin of 14 times. The sanitizer build
+     * searches about ten times slower, and needs no bound of its own: its
+     * worst, 4,100 nodes a second with the machine's load average at 26
+     * (5,000 nodes a position), is still within REVIEW_SECONDS_START for
+     * the tests' games (2,000 nodes a position, 8 positions: about 4 s of
+     * 13.2). The child starts in 0.13 s (sanitizer build, loaded). */
     REVIEW_SECONDS_START = 10,
     REVIEW_NODES_PER_SECOND_MIN = 5000,
     /* The annotated PGN read back at most: a game of the longest request
