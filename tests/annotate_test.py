@@ -19,6 +19,14 @@ speed):
      input (which would empty it) and a pipe as input (it is read twice).
   6. SIGINT in the middle of a run: status 130, every game written is whole
      and pgn-extract reads them all.
+  7. Chess960 ([Variant "Chess 960"] and "fischerandom", Shredder-FEN and
+     X-FEN castling fields): castling written O-O and O-O-O, whether the
+     input wrote it so or as king takes rook (f1g1); a hung knight marked
+     with the engine's line as a variation; the Variant and FEN tags kept;
+     pgn-extract, which plays Chess960 by the Variant tag, reads the output
+     without a complaint (and complains of it once the tag is gone: it does
+     judge the castling); a game of another variant is reported with its
+     number and passed over.
 The last line is "N passed, N failed"; the exit status is 1 on a failure.
 """
 import os
@@ -59,6 +67,36 @@ GAMES = """[Event "Queen hang"]
 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qf3 Nd4 *
 """
 PLIES = 10 + 8  # moves of the two readable games: each gets an [%eval]
+
+# Chess960 from the start position BQNBRKRN.
+# White's O-O puts the king on its own rook's square g1, Black's O-O-O takes the king from f8 to c8
+# past its rook; 5. Nf5?? gives a knight for nothing (5... exf5).
+FEN960_SHREDDER = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1"
+FEN960_XFEN = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1"
+GAMES960 = f"""[Event "Both castlings"]
+[White "Eve"]
+[Black "Fay"]
+[Result "*"]
+[Variant "Chess 960"]
+[FEN "{FEN960_SHREDDER}"]
+
+1. O-O Nd6 2. d4 e6 3. Nd3 Be7 4. Ng3 O-O-O 5. Nf5 exf5 *
+
+[Event "Zh"]
+[Variant "Crazyhouse"]
+[Result "*"]
+
+1. e4 *
+
+[Event "King takes rook"]
+[Result "*"]
+[Variant "fischerandom"]
+[SetUp "1"]
+[FEN "{FEN960_XFEN}"]
+
+1. f1g1 f8g8 2. d4 *
+"""
+PLIES960 = 10 + 3
 
 passed = failed = 0
 
@@ -157,6 +195,50 @@ def run_checks(tmp):
 
     # 6: SIGINT once the first game is written
     sigint_check(tmp)
+
+    # 7: Chess960
+    chess960_checks(tmp)
+
+
+def chess960_checks(tmp):
+    games = os.path.join(tmp, "games960.pgn")
+    with open(games, "w") as f:
+        f.write(GAMES960)
+    out = os.path.join(tmp, "out960.pgn")
+    r = annotate([games, "--nodes", "20000", "--out", out])
+    check(r.returncode == 0, "Chess960: annotate exits with 0", r.stderr)
+    check(re.search(r"game 2, line \d+: variant 'Crazyhouse' .*passed over", r.stderr) is not None,
+          "Chess960: a game of another variant is reported with its number and passed over", r.stderr)
+    text = open(out).read()
+    movetext = flat(text)
+    check(text.count("[Event ") == 2 and "Crazyhouse" not in text, "Chess960: both Chess960 games written", text)
+    check(f'[FEN "{FEN960_SHREDDER}"]' in text and '[Variant "Chess 960"]' in text
+          and f'[FEN "{FEN960_XFEN}"]' in text and '[Variant "fischerandom"]' in text
+          and text.count('[SetUp "1"]') == 2, "Chess960: the Variant and FEN tags are kept", text)
+    check(re.search(r"1\. O-O \{\[%eval [-0-9.]+\]\}", movetext) is not None
+          and re.search(r"4\.\.\. O-O-O \{\[%eval [-0-9.]+\]\}", movetext) is not None,
+          "Chess960: O-O onto the rook's square and O-O-O past the rook, in SAN", movetext)
+    check(re.search(r"1\. O-O \{\[%eval [-0-9.]+\]\} 1\.\.\. O-O \{", movetext) is not None,
+          "Chess960: castling given as king takes rook (f1g1, f8g8) is written O-O", movetext)
+    check(re.search(r"5\. Nf5 \$4 \{\[%eval -[0-9.]+\] Blunder: loses a knight\. \S+ was best\.\} \(5\. ",
+                    movetext) is not None, "Chess960: the hung knight marked ??, with the better line", movetext)
+    evals = re.findall(r"\[%eval (#-?\d+|-?\d+\.\d\d)\]", text)
+    check(len(evals) == PLIES960, f"Chess960: an [%eval] on every move ({len(evals)} of {PLIES960})", text)
+
+    again = os.path.join(tmp, "again960.pgn")
+    p = pgn_extract(out, again)
+    kept = flat(open(again).read()) if os.path.exists(again) else ""
+    check(p.returncode == 0 and p.stderr.strip() == "" and len(re.findall(r"\[%eval ", kept)) == PLIES960
+          and "(5. " in kept, "Chess960: pgn-extract reads the output, variation included, without a complaint",
+          p.stderr)
+    # The control: without the Variant tag pgn-extract plays standard chess, where these castlings are
+    # not legal; so its silence above was a judgement of the Chess960 moves.
+    untagged = os.path.join(tmp, "untagged960.pgn")
+    with open(untagged, "w") as f:
+        f.write(re.sub(r'\[Variant "[^"]*"\]\n', "", text))
+    p = pgn_extract(untagged, os.path.join(tmp, "untagged-again960.pgn"))
+    check("castling" in p.stderr.lower() or "failed to make move" in p.stderr.lower(),
+          "Chess960: pgn-extract does judge the castling (it refuses it without the Variant tag)", p.stderr)
 
 
 def sigint_check(tmp):

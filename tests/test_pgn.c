@@ -156,6 +156,75 @@ Test(pgn, fen_and_setup_tags)
     pgn_close(r);
 }
 
+/* Chess960 from BQNBRKRN: White's O-O puts the king on its own rook's
+ * square (g1), Black's O-O-O takes the king from f8 to c8 past its rook. */
+static const char CHESS960_GAMES[] =
+    "[Event \"X-FEN, SAN\"]\n[Variant \"Chess960\"]\n"
+    "[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1\"]\n\n"
+    "1. O-O Nd6 2. d4 e6 3. Nd3 Be7 4. Ng3 O-O-O *\n\n"
+    "[Event \"Shredder-FEN, king takes rook\"]\n[Variant \"fischerandom\"]\n"
+    "[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n"
+    "1. f1g1 f8g8 *\n\n"
+    "[Event \"Spelt apart\"]\n[Variant \"CHESS 960\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *\n\n"
+    "[Event \"Another variant\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 *\n\n"
+    "[Event \"Standard\"]\n[Variant \"Standard\"]\n\n1. e4 *\n";
+
+/* The castling moves of a game read, in SAN from its own start. */
+static void castling_sans(const PgnGame *g, char *out, size_t size)
+{
+    Board *b = malloc(sizeof *b);
+    char error[128];
+    cr_assert(board_set_fen_960(b, g->fen, g->chess960, error, sizeof error), "%s", error);
+    out[0] = '\0';
+    for (int i = 0; i < g->move_count; i++) {
+        char san[MOVE_TEXT_SIZE];
+        move_to_san(b, g->moves[i], san);
+        if (move_kind(g->moves[i]) == MOVE_CASTLING)
+            snprintf(out + strlen(out), size - strlen(out), "%s%d:%s", out[0] ? " " : "", i + 1, san);
+        board_make_move(b, g->moves[i]);
+    }
+    free(b);
+}
+
+Test(pgn, chess960_games_when_allowed)
+{
+    PgnReader *r = pgn_open_text(CHESS960_GAMES, strlen(CHESS960_GAMES));
+    pgn_allow_chess960(r, true);
+    const PgnGame *g;
+    PgnError e;
+    char castles[64];
+    cr_assert_eq(pgn_next(r, &g, &e), PGN_GAME, "%s", e.message);
+    castling_sans(g, castles, sizeof castles);
+    cr_assert(g->chess960 && g->has_fen && g->move_count == 8);
+    cr_assert_str_eq(castles, "1:O-O 8:O-O-O");
+    cr_assert_eq(pgn_next(r, &g, &e), PGN_GAME, "%s", e.message);
+    castling_sans(g, castles, sizeof castles);
+    cr_assert(g->chess960 && g->move_count == 2);
+    cr_assert_str_eq(castles, "1:O-O 2:O-O", "king takes rook read as castling: %s", castles);
+    /* No FEN tag: Chess960's position 518, the classical start. */
+    cr_assert_eq(pgn_next(r, &g, &e), PGN_GAME, "%s", e.message);
+    castling_sans(g, castles, sizeof castles);
+    cr_assert(g->chess960 && !g->has_fen && strcmp(g->fen, START_FEN) == 0);
+    cr_assert_str_eq(castles, "7:O-O");
+    cr_assert_eq(pgn_next(r, &g, &e), PGN_BAD_GAME);
+    cr_assert_eq(e.game, 4);
+    cr_assert(strstr(e.message, "Crazyhouse"), "%s", e.message);
+    cr_assert_eq(pgn_next(r, &g, &e), PGN_GAME, "%s", e.message);
+    cr_assert_not(g->chess960);
+    cr_assert_eq(pgn_next(r, &g, &e), PGN_END);
+    pgn_close(r);
+}
+
+Test(pgn, chess960_games_are_unreadable_unless_allowed)
+{
+    Outcome o = read_all(CHESS960_GAMES);
+    cr_assert_eq(o.good, 1); /* the standard game alone */
+    cr_assert_eq(o.bad, 4);
+    for (int i = 0; i < 3; i++)
+        cr_assert(strstr(o.errors[i].message, "Chess960"), "game %d: %s", o.errors[i].game, o.errors[i].message);
+    cr_assert(strstr(o.errors[3].message, "Crazyhouse"), "%s", o.errors[3].message);
+}
+
 Test(pgn, games_that_end_abruptly)
 {
     Outcome o = read_all("[Event \"cut\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3\n\n"

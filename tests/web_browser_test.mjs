@@ -8,7 +8,8 @@
 //   with the same moves; PGN import pasted and from a file; the evaluation
 //   bar leaves neutral for a position a queen up; a promotion through the
 //   dialog; a FEN set up with Chess960 ticked; a Chess960 game with a legal
-//   engine reply and its PGN; Review game on an imported scholar's mate (the
+//   engine reply and its PGN; Review game on an imported Chess960 game with
+//   both castlings; Review game on an imported scholar's mate (the
 //   ?? on 3... Nf6 in the move list and on the graph, each side's accuracy,
 //   a click on the mark showing the position before it with the better line,
 //   a click on the graph's mark); playing Black with UCI_LimitStrength/UCI_Elo
@@ -467,6 +468,27 @@ async function main() {
     check(pgn960.includes('[Variant "chess960"]') && pgn960.includes(`[FEN "${start960}"]`) &&
       pgn960.includes(`1. ${sans960[0]} ${sans960[1]}`),
       `the Chess960 PGN has Variant and FEN, and the page's moves (1. ${sans960.join(" ")})`)
+
+    // Review game on a Chess960 game: one imported from the FEN above with both castlings (1. O-O puts
+    // the king on its rook's square g1; 4... O-O-O takes it from f8 to c8), annotated by the server.
+    await page.fill("#pgn", `[Event "r960"]\n[Variant "Chess960"]\n[FEN "${fen960}"]\n[Result "*"]\n\n` +
+      "1. O-O Nd6 2. d4 e6 3. Nd3 Be7 4. Ng3 O-O-O *\n")
+    await page.click("#import-pgn")
+    await until(page, "a Chess960 PGN imported", stateProbe, (s) => s.moves.length === 8)
+    await settled(page)
+    await page.click("#review")
+    const reviewed960 = await until(page, "the Chess960 review", () => ({
+      listed: Array.from(document.querySelectorAll("#moves span[data-ply]"), (m) => m.textContent),
+      accuracy: document.querySelector("#accuracy").textContent, chess960: window.bachess.chess960(),
+      evals: window.bachess.evals().filter((e) => e !== undefined).length }),
+    (r) => r.listed.length === 8 && r.accuracy !== "", undefined, REVIEW_LIVENESS_MS)
+    const { listed, accuracy: accuracy960 } = reviewed960.value
+    check(reviewed960.ok && reviewed960.value.chess960 && /^O-O[?!]*$/.test(listed[0]) && /^O-O-O[?!]*$/.test(listed[7]) &&
+      reviewed960.value.evals === 8 && /^Accuracy: White \d+(\.\d+)?, Black \d+(\.\d+)?$/.test(accuracy960),
+      `Review game on a Chess960 game: 8 moves listed (${listed.join(" ")}), the evaluations, "${accuracy960}"`)
+    await settled(page)
+    await page.check('input[name=mode][value=play]') // the review left analysis on; the games below are played
+    await settled(page)
 
     // Playing Black at a limited strength: the engine opens as White; the board shows Black at the bottom.
     await page.selectOption("#colour", "b")

@@ -36,8 +36,9 @@ heavy use, with any build (run once optimised, once with ASan/UBSan):
   7. SIGTERM stops it cleanly (exit 0; the sanitizers report nothing);
   8. POST /review (the page's "Review game": `bachess annotate` in a child
      process): a game comes back with an [%eval] on every move, the marks
-     and the players' accuracy; bad requests (an illegal move, control
-     bytes, Chess960, an oversized body) get an error and the server goes
+     and the players' accuracy; a Chess960 game comes back with its Variant
+     and FEN tags and its castlings as O-O and O-O-O; bad requests (an
+     illegal move, control bytes, an oversized body) get an error and the server goes
      on; a foreign Origin or Host is refused; a second review while one
      runs is refused (503, "a review is under way") while commands are
      still answered; a child that outlives its time limit (set short with
@@ -552,6 +553,10 @@ def flood(port, count, seed, answers, seconds):
 REVIEW_NODES = 2000
 SCHOLAR = b"moves e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7"  # 3... Nf6?? walks into 4. Qxf7#
 RUY_LOPEZ = b"white Ann\nblack Bob\nmoves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"
+# Chess960 as the page sends it: castling king takes rook. From BQNBRKRN, 1. O-O (f1g1: the king onto
+# its rook's square) and 4... O-O-O (f8e8: the king from f8 to c8, past its rook).
+FEN960 = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1"
+CASTLES960 = f"fen {FEN960}\nchess960\nmoves f1g1 c8d6 d2d4 e7e6 c1d3 d8e7 h1g3 f8e8".encode()
 
 
 def proc_stat(pid):
@@ -643,9 +648,16 @@ def review_checks(engine):
           and "4. Qxf7# 1-0" in text and len(re.findall(r"\[%eval", text)) == 6,
           f"a review of the scholar's mate: {status}, 3... Nf6 marked $4 (a blunder), an [%eval] on every move "
           f"but the mate")
+    status, body = request(port, "POST", "/review", CASTLES960)
+    text = body.decode(errors="replace")
+    movetext = re.sub(r"\s+", " ", text)
+    check(status == 200 and '[Variant "chess960"]' in text and f'[FEN "{FEN960}"]' in text
+          and re.search(r"1\. O-O \{\[%eval ", movetext) and re.search(r"4\.\.\. O-O-O \{\[%eval ", movetext)
+          and len(re.findall(r"\[%eval", text)) == 8 and re.search(r'\[WhiteAccuracy "\d+\.\d"\]', text),
+          f"a review of a Chess960 game: {status}, Variant and FEN tags, 1. O-O and 4... O-O-O, an [%eval] on "
+          f"each of the 8 moves, the accuracy" + ("" if status == 200 else f" ({text.strip()[:70]!r})"))
     for body, expected, reason, what in [(b"moves e2e4 e7e5 e1e3", 400, b"illegal move 'e1e3'", "an illegal move"),
                                          (b"moves e2e4\x01", 400, b"printable ASCII", "a control byte"),
-                                         (b"chess960\nmoves e2e4", 400, b"Chess960", "a Chess960 game"),
                                          (b"frobnicate", 400, b"unknown line", "an unknown line"),
                                          (b"moves " + b"e2e4 " * 1000, 413, b"too long", "an oversized body")]:
         status, answer = request(port, "POST", "/review", body)

@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "games/pgn_text.h"
@@ -28,6 +27,7 @@ struct PgnReader {
     int line;
     bool line_start;       /* the next character is the first of its line */
     int move_limit;
+    bool chess960_allowed; /* pgn_allow_chess960 */
     int games;             /* games started so far */
 
     TokenKind token;       /* the current token */
@@ -308,6 +308,7 @@ void pgn_close(PgnReader *r)
 }
 
 void pgn_set_move_limit(PgnReader *r, int plies) { r->move_limit = plies > 0 ? plies : 0; }
+void pgn_allow_chess960(PgnReader *r, bool allowed) { r->chess960_allowed = allowed; }
 long long pgn_bytes_read(const PgnReader *r) { return r->bytes; }
 long long pgn_file_size(const PgnReader *r) { return r->size; }
 
@@ -444,21 +445,56 @@ static bool read_tag(PgnReader *r, PgnError *error)
     return true;
 }
 
-/* Sets the board to the game's start: the FEN tag if there is one. */
-static bool set_start(PgnReader *r, PgnError *error)
+/* A Variant tag's value in lower case without spaces, hyphens and underscores, as files
+ * spell one variant many ways ("Chess960", "chess 960", "Fischer-Random"). */
+static void variant_key(const char *variant, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const char *c = variant; *c && n + 1 < size; c++)
+        if (*c != ' ' && *c != '-' && *c != '_')
+            out[n++] = (char)tolower((unsigned char)*c);
+    out[n] = '\0';
+}
+
+/* The game's rules from its Variant tag: false for a variant not read. */
+static bool read_variant(PgnReader *r, PgnError *error)
 {
     PgnGame *g = &r->game;
     const char *variant = pgn_tag(g, "Variant");
-    if (variant && strcasecmp(variant, "standard") != 0 && strcasecmp(variant, "chess") != 0
-        && strcasecmp(variant, "normal") != 0) {
-        fail(r, error, g->line, "variant '%.40s' is not standard chess", variant);
+    if (!variant)
+        return true;
+    char key[32];
+    variant_key(variant, key, sizeof key);
+    /* "fischerandom" is XBoard's name, which some databases write. */
+    g->chess960 = strcmp(key, "chess960") == 0 || strcmp(key, "fischerandom") == 0
+               || strcmp(key, "fischerrandom") == 0;
+    if (g->chess960 && r->chess960_allowed)
+        return true;
+    if (g->chess960) {
+        fail(r, error, g->line, "a Chess960 game (this tool reads standard chess only)");
         return false;
     }
+    if (strcmp(key, "standard") != 0 && strcmp(key, "chess") != 0 && strcmp(key, "normal") != 0) {
+        fail(r, error, g->line, "variant '%.40s' is not %s", variant,
+             r->chess960_allowed ? "standard chess or Chess960" : "standard chess");
+        return false;
+    }
+    return true;
+}
+
+/* Sets the board to the game's start: the FEN tag if there is one. A
+ * Chess960 game without one starts from the classical position, which is
+ * Chess960's number 518. */
+static bool set_start(PgnReader *r, PgnError *error)
+{
+    PgnGame *g = &r->game;
+    if (!read_variant(r, error))
+        return false;
     const char *fen = pgn_tag(g, "FEN");
     g->has_fen = fen != NULL;
     snprintf(g->fen, sizeof g->fen, "%s", fen ? fen : START_FEN);
     char why[128];
-    if (!board_set_fen(r->board, g->fen, why, sizeof why)) {
+    if (!board_set_fen_960(r->board, g->fen, g->chess960, why, sizeof why)) {
         fail(r, error, g->line, "FEN tag: %s", why);
         return false;
     }

@@ -11,6 +11,12 @@
  * tag section or the end of the file and are marked `truncated`). Only the
  * main line is kept, and every move in it has been checked to be legal.
  *
+ * Standard chess always; Chess960 (a Variant tag "Chess960", "Chess 960",
+ * "Fischerandom", any case; the FEN's castling field in X-FEN or
+ * Shredder-FEN) when the tool asks for it with pgn_allow_chess960: a tool
+ * that knows only standard chess (an opening book) gets such a game as
+ * unreadable, like any other variant.
+ *
  * A game that cannot be read — an illegal move, a bad tag, a broken FEN,
  * an unclosed comment or variation — is reported with its number in the
  * file and the line of the fault, and skipped; reading goes on with the
@@ -36,6 +42,7 @@ typedef struct {
     int tag_count;
     char fen[128];         /* the start position: START_FEN unless a FEN tag gives one */
     bool has_fen;
+    bool chess960;         /* a Chess960 game: the board and moves follow its castling rules */
     Move *moves;           /* the main line, every move legal */
     int move_count;
     int plies;             /* main-line plies in the file (more than move_count past a move limit) */
@@ -63,6 +70,8 @@ void pgn_close(PgnReader *r);
 /* Only the first `plies` main-line moves are parsed and checked (the rest
  * is read over); 0, the default, means all. For building books. */
 void pgn_set_move_limit(PgnReader *r, int plies);
+/* Chess960 games are read too (false, the default: reported as unreadable). */
+void pgn_allow_chess960(PgnReader *r, bool allowed);
 
 /* The next game: PGN_GAME and *game (valid until the next call), or
  * PGN_BAD_GAME and *error (the game is skipped), or PGN_END. */
@@ -78,7 +87,7 @@ const char *pgn_tag(const PgnGame *g, const char *name);
 /* Writes one game in export format. `tags` may hold any tags; the Seven Tag
  * Roster comes first (missing ones as "?"), then the others in their order.
  * `fen` NULL or the start position means the standard start; any other
- * position adds SetUp and FEN tags. `result` NULL means "*". Returns false
+ * position adds SetUp and FEN tags (standard chess only). `result` NULL means "*". Returns false
  * if a move is not legal (nothing is written then). */
 bool pgn_write_game(FILE *out, const PgnTag *tags, int tag_count, const char *fen,
                     const Move *moves, int move_count, const char *result);

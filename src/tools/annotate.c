@@ -51,7 +51,8 @@ void annotate_usage(FILE *out)
             "  --side S         annotate the moves of white, black or both (default both);\n"
             "                   every move keeps its [%%eval]\n"
             "  SIGINT (Ctrl-C) or SIGTERM stops; the games finished before the first unfinished one\n"
-            "  are written, whole. A game the PGN reader cannot read is reported and passed over.\n",
+            "  are written, whole. Standard chess and Chess960 ([Variant \"Chess960\"] and a FEN tag)\n"
+            "  are read; a game the PGN reader cannot read is reported and passed over.\n",
             DEFAULT_NODES, WORKERS_MAX);
 }
 
@@ -159,6 +160,7 @@ static bool list_games(const char *path, GameList *list)
         fprintf(stderr, "annotate: %s\n", error);
         return false;
     }
+    pgn_allow_chess960(r, true);
     *list = (GameList){ 0 };
     int capacity = 0;
     const PgnGame *g;
@@ -245,6 +247,8 @@ static void run_worker(int worker, int fd, void *context)
     Job *job = context;
     char error[256];
     PgnReader *r = pgn_open(job->options->in_path, error, sizeof error);
+    if (r)
+        pgn_allow_chess960(r, true);
     const PgnGame *g;
     PgnError bad;
     PgnStatus status;

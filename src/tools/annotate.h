@@ -4,7 +4,9 @@
  * analysed by the engine and written back as PGN with an evaluation on
  * every move, lichess's inaccuracy / mistake / blunder marks, the engine's
  * better line after mistakes and blunders, and each player's accuracy and
- * average centipawn loss as tags (docs/annotate.md).
+ * average centipawn loss as tags (docs/annotate.md). Standard chess and
+ * Chess960 ([Variant "Chess960"] with a FEN tag) are read; a game of
+ * another variant is unreadable.
  *
  * The games are shared out among worker processes (--threads), game n to
  * worker (n - 1) mod N, each worker with its own one-thread engine whose

@@ -115,6 +115,8 @@ static void score_forced_positions(PositionVerdict *p, int moves)
 static bool analyse_game(const PgnGame *g, const SearchLimits *limits, const AnnotateHooks *hooks, PositionVerdict *p)
 {
     char error[128];
+    /* Before the position: the FEN is read by the game's castling rules. */
+    engine_set_chess960(g->chess960);
     if (!engine_set_position(g->fen, NULL, 0, error, sizeof error))
         return false;
     engine_new_game(); /* the same analysis whichever games came before */
@@ -204,7 +206,7 @@ static void write_tags(FILE *out, const PgnGame *g, const AnnotateSettings *s, c
         const char *value = k == PGN_ROSTER_RESULT ? g->result : pgn_tag(g, PGN_ROSTER[k]);
         pgn_write_tag(out, PGN_ROSTER[k], value && value[0] ? value : PGN_ROSTER_UNKNOWN[k]);
     }
-    if (g->has_fen) {
+    if (g->has_fen || g->chess960) { /* a Chess960 game without one began at the classical start */
         pgn_write_tag(out, "SetUp", "1");
         pgn_write_tag(out, "FEN", g->fen);
     }
@@ -360,7 +362,7 @@ static bool write_game(FILE *out, const PgnGame *g, const PositionVerdict *p, co
 {
     char error[128];
     GameWriter w = { malloc(sizeof(Board)), malloc(sizeof(Board)), malloc(sizeof(Board)), { out, 0 }, p, s, r };
-    bool ok = w.board && w.before && w.scratch && board_set_fen(w.board, g->fen, error, sizeof error);
+    bool ok = w.board && w.before && w.scratch && board_set_fen_960(w.board, g->fen, g->chess960, error, sizeof error);
     if (ok) {
         write_tags(out, g, s, r);
         for (int k = 1; k <= g->move_count; k++)

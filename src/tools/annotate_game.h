@@ -17,6 +17,10 @@
  * (a mate, or a piece the reply takes for good) and the engine's move; a
  * mistake or blunder with the engine's line as a variation. Comments,
  * NAGs and variations of the input are not carried over.
+ *
+ * A Chess960 game (PgnGame.chess960) is searched with the engine in
+ * Chess960 mode and written with its Variant tag and a FEN tag always;
+ * its castling moves, as every game's, are O-O and O-O-O.
  */
 #include <stdbool.h>
 #include <stdio.h>

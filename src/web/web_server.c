@@ -196,11 +196,6 @@ static enum MHD_Result serve_events(struct MHD_Connection *c)
 static enum MHD_Result serve_review(struct MHD_Connection *c, char *pgn, const WebGameFacts *facts)
 {
     char error[256], message[300];
-    if (facts->chess960) {
-        free(pgn);
-        return reply_text(c, MHD_HTTP_BAD_REQUEST, "error: a Chess960 game cannot be reviewed "
-                                                   "(bachess annotate reads standard chess only)\n");
-    }
     char *annotated;
     ReviewOutcome outcome = web_review_run(pgn, facts->plies, &annotated, error, sizeof error);
     free(pgn);

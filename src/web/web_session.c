@@ -205,7 +205,7 @@ char *web_session_pgn(const char *request, WebGameFacts *facts, char *error, siz
     }
     char *pgn = ok ? gamelog_pgn(&log) : NULL;
     if (facts)
-        *facts = (WebGameFacts){ .plies = gamelog_ply_count(&log), .chess960 = chess960 };
+        *facts = (WebGameFacts){ .plies = gamelog_ply_count(&log) };
     gamelog_free(&log);
     free(text);
     return pgn;

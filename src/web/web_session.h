@@ -26,7 +26,6 @@ bool web_session_command(const char *line, char *error, size_t error_size);
 /* What a PGN request held, beyond its text. */
 typedef struct {
     int plies;
-    bool chess960;
 } WebGameFacts;
 
 /* The PGN of a game described by `request` (lines "fen FEN", "chess960",

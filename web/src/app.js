@@ -543,7 +543,6 @@ function gameToReview() {
 
 async function reviewGame() {
   const game = gameToReview()
-  if (game.chess960) return status("a Chess960 game cannot be reviewed (bachess annotate reads standard chess)")
   if (!game.moves.length) return status("no moves to review")
   await stopSearch()
   stopClock()
