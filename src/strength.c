@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "score.h"
+#include "splitmix.h"
 #include "timer.h"
 
 /* The level of each calibrated UCI_Elo, in between by straight lines.
@@ -17,11 +18,14 @@ static const struct {
     { STRENGTH_ELO_MIN, 800 }, /* below 1500: not measured, the old scale kept */
     { 1500, 1500 },
     { 2000, 2220 },
-    { 2500, 2720 },
-    { STRENGTH_ELO_MAX, 2800 }, /* above 2500: not measured, the exact engine at the top */
+    /* From 2500 up: the exact engine. Stockfish at 2500, at the control
+     * measured (10+0.1), already scores 50 % against bachess at full
+     * strength on one thread; above it bachess has nothing left to add. */
+    { 2500, 2800 },
+    { STRENGTH_ELO_MAX, 2800 },
 };
 enum { CALIBRATION_POINTS = sizeof calibration / sizeof *calibration };
-enum { LEVEL_MIN = 800, LEVEL_EXACT = 2800 };
+enum { LEVEL_MIN = 800, LEVEL_EXACT = 2800, LEVEL_FEWER_LINES = 2400 };
 
 static double level_of(int elo)
 {
@@ -41,6 +45,21 @@ uint64_t strength_node_limit(int elo)
     return (uint64_t)(64.0 * pow(2.0, (level_of(elo) - LEVEL_MIN) / 120.0));
 }
 
+/* Extra lines cost the search depth, and they are only worth it while the
+ * misjudgement is large enough to choose among them: from LEVEL_FEWER_LINES
+ * up, where it falls below about 30 cp, the lines drop one by one to a
+ * single line at LEVEL_EXACT. Without this the top of the scale stayed
+ * weaker than its Elo (docs/strength-limit.md). */
+int strength_candidates(int elo)
+{
+    double level = level_of(elo);
+    if (level <= LEVEL_FEWER_LINES)
+        return STRENGTH_CANDIDATES_MAX;
+    double dropped = (STRENGTH_CANDIDATES_MAX - 1) * (level - LEVEL_FEWER_LINES) / (LEVEL_EXACT - LEVEL_FEWER_LINES);
+    int lines = STRENGTH_CANDIDATES_MAX - (int)(dropped + 0.5);
+    return lines < 1 ? 1 : lines;
+}
+
 /* A misjudgement in centipawns: a sum of four uniform draws (close to a
  * normal one, without its rare huge values), scaled down as the level
  * rises, to nothing from LEVEL_EXACT up. Not seeded per game: people do
@@ -51,12 +70,10 @@ static int misjudgement(double level)
         return 0;
     static uint64_t state;
     if (!state)
-        state = (uint64_t)time_now_ms() | 1;
+        state = (uint64_t)time_now_ms();
     int sum = 0;
-    for (int i = 0; i < 4; i++) {
-        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-        sum += (int)(state % 201) - 100;
-    }
+    for (int i = 0; i < 4; i++)
+        sum += (int)(splitmix64(&state) % 201) - 100;
     return (int)(sum * (LEVEL_EXACT - level) / 8 / 200);
 }
 
