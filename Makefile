@@ -140,8 +140,8 @@ $(BUILD)/sanitize/build_info.o: SANITIZE_CFLAGS += $(call BUILD_DEFS,native (san
 $(BUILD)/release/cpu_check.o: RELEASE_CFLAGS += -fno-lto $(BASELINE)
 $(BUILD)/tuning/cpu_check.o: TUNING_CFLAGS += -fno-lto $(BASELINE)
 $(BUILD)/sanitize/cpu_check.o: SANITIZE_CFLAGS += $(BASELINE)
-# The page of `bachess web` (src/web/assets/, built from web/ by `npm run
-# build` there) goes in the same way.
+# The page of `bachess web` (src/web/assets/, built from web/src/ by
+# web/build.sh; web-tests checks that it is) goes in the same way.
 WEB_ASSETS := $(shell find src/web/assets -type f 2>/dev/null)
 $(foreach c,release debug sanitize tsan tuning,$(BUILD)/$(c)/web/web_assets.o): $(WEB_ASSETS)
 $(BUILD)/release/web/web_assets.o: RELEASE_CFLAGS += -fno-lto
@@ -282,6 +282,7 @@ console-tests: $(EXE) $(BUILD)/bachess-sanitize
 # optimised and with the sanitizers; the page in headless chromium
 # (tests/web_browser_test.mjs), with a screenshot in $(BUILD)/web.png (docs/web.png is one).
 web-tests: $(EXE) $(BUILD)/bachess-sanitize
+	web/check-build.sh
 	python3 tests/web_server_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
 	ASAN_OPTIONS=quarantine_size_mb=8 python3 tests/web_server_test.py $(BUILD)/bachess-sanitize
 	node tests/web_browser_test.mjs $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) $(BUILD)/web.png

@@ -1,0 +1,20 @@
+#!/bin/sh
+# web/check-build.sh — the page's committed bundle, styles and sprites
+# (src/web/assets/) are what web/build.sh makes of web/src/ now: a source
+# changed without its bundle rebuilt would otherwise ship the old page in
+# the binary, and the browser test would test that old page.
+set -e
+cd "$(dirname "$0")"
+built=$(mktemp -d)
+trap 'rm -rf "$built"' EXIT
+./build.sh "$built"
+status=0
+for f in $(cd "$built" && find . -type f | sort); do
+	if cmp -s "$built/$f" "../src/web/assets/$f"; then
+		echo "ok    src/web/assets/${f#./} is built from the sources"
+	else
+		echo "FAIL  src/web/assets/${f#./} differs from what web/build.sh makes: run web/build.sh and commit"
+		status=1
+	fi
+done
+exit $status
