@@ -24,8 +24,14 @@ heavy use, with any build (run once optimised, once with ASan/UBSan):
      command (which took every place of the server's table of clients), and
      with ten ids of 100 commands each (which drained the shared budget of
      1000 a second);
-  4. 200 concurrent event streams are served at once, and connections
-     beyond the limit are not served (they wait in the backlog);
+  3d. one address cannot take every connection: it has its 32 event
+     streams served, and the 224 more it opens (to 256, every place) are
+     closed by the server unanswered, while another address's event stream
+     is served and its isready answered; once the first has closed its
+     streams, it is served again, up to its limit;
+  4. 200 concurrent event streams (from 8 addresses, under each one's
+     limit) are served at once, and connections beyond the limit of 256 in
+     all are not served (they wait in the backlog, not closed);
   5. 10,000 messages from 8 senders, a third of them garbage, paced over
      30 s while the 200 streams listen: every one is answered (none lost;
      how long they took is printed, not bounded); then a fresh page still
@@ -69,9 +75,10 @@ RSS_BOUND_MB = 160
 STREAMS = 200
 MESSAGES = 10000
 FLOOD_SECONDS = 30
-# The server's limits (src/web/web_server.h): WEB_MAX_CONNECTIONS, WEB_IDLE_SECONDS, WEB_COMMANDS_PER_SECOND,
-# WEB_COMMANDS_PER_SECOND_ALL, WEB_RATE_CLIENTS.
+# The server's limits (src/web/web_server.h): WEB_MAX_CONNECTIONS, WEB_CONNECTIONS_PER_ADDRESS, WEB_IDLE_SECONDS,
+# WEB_COMMANDS_PER_SECOND, WEB_COMMANDS_PER_SECOND_ALL, WEB_RATE_CLIENTS.
 MAX_CONNECTIONS = 256
+PER_ADDRESS = 32
 IDLE_SECONDS = 30
 RATE = 100
 RATE_ALL = 1000
@@ -81,6 +88,11 @@ RATE_CLIENTS = 64
 # still 127.0.0.1). The rest of the test speaks from 127.0.0.1.
 FLOODER, CALM = "127.0.0.3", "127.0.0.2"  # 3b
 NEW_IDS_FLOODER, TEN_IDS_FLOODER, HONEST = "127.0.0.4", "127.0.0.6", "127.0.0.5"  # 3c
+HOG, NEIGHBOUR = "127.0.0.20", "127.0.0.21"  # 3d
+# 4: the STREAMS event streams, 25 an address, and the 100 connections beyond the limit in all, 20 an
+# address: each address under its own limit, so that the limit in all is what they meet.
+STREAM_SOURCES = [f"127.0.0.{30 + k}" for k in range(8)]
+BEYOND_SOURCES = [f"127.0.0.{40 + k}" for k in range(5)]
 SENDERS = [f"127.0.0.{10 + k}" for k in range(8)]  # 5: eight pages, each with an address of its own
 # Liveness: the longest the test waits for any one answer (an HTTP reply, an event-stream line, the
 # server's own sockets settling, its exit on SIGTERM) before it calls it lost. Measured worst case of
@@ -189,27 +201,35 @@ def read_response(reader):
 
 
 class EventStream:
-    """An open /events connection. All streams are read by one thread (READER): a thread per
-    stream would have 200 Python threads fight for the interpreter lock during the flood,
-    and the test client, not the server, would set the pace."""
+    """An open /events connection from address `source`. All streams are read by one thread
+    (READER): a thread per stream would have 200 Python threads fight for the interpreter lock
+    during the flood, and the test client, not the server, would set the pace."""
 
-    def __init__(self, port, origin=None):
-        self.lines, self.partial = [], b""
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=ANSWER_SECONDS)
+    def __init__(self, port, origin=None, source="127.0.0.1"):
+        self.lines, self.partial, self.ended = [], b"", False
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=ANSWER_SECONDS,
+                                             source_address=(source, 0))
         extra = f"Origin: {origin}\r\n" if origin else ""
-        self.sock.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}\r\n".encode())
+        try:
+            self.sock.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}\r\n".encode())
+        except OSError:  # closed by the server already (over its address's limit): ended, unanswered
+            self.ended = True
+            return
         self.sock.setblocking(False)
         READER.add(self)
 
     def receive(self):
-        """Called by READER when the socket is readable; False once the stream has ended."""
+        """Called by READER when the socket is readable; False once the stream has ended (closed or
+        reset by the server), which `ended` then tells."""
         try:
             chunk = self.sock.recv(65536)
         except BlockingIOError:
             return True
         except OSError:
+            self.ended = True
             return False
         if not chunk:
+            self.ended = True
             return False
         *complete, self.partial = (self.partial + chunk).split(b"\n")
         self.lines += [line.decode(errors="replace").rstrip("\r") for line in complete]
@@ -476,6 +496,52 @@ def rate_limit_whatever_ids(port):
               f"{burst.count(429)} refused; in the same second another address's 3 commands: {honest_statuses} "
               f"(round {rounds})")
     honest.close()
+
+
+def connection_limit_per_address(port, pid):
+    """One address (HOG) opens PER_ADDRESS event streams, all served, then more, to MAX_CONNECTIONS in
+    all, enough to take every place: the server closes each of those unanswered (it counts an
+    address's connections as it accepts them), and the first stay open. Meanwhile another address's
+    stream is served and its isready answered. Once HOG has closed its streams and the server has let
+    go of them (settle: MHD frees an address's count before it closes the socket that settle
+    watches), HOG is served again, up to its limit. Each wait is for an event (streams answered,
+    connections closed, readyok) within ANSWER_SECONDS: at most 0.02 s each in 3 runs of each build,
+    the machine's load average between 9 and 27 from other jobs (not measured under stress-ng)."""
+    held = [EventStream(port, source=HOG) for _ in range(PER_ADDRESS)]
+    held_served = until(lambda: all(s.served() for s in held),
+                        kind=f"{PER_ADDRESS} streams of one address answered")
+    beyond = [EventStream(port, source=HOG) for _ in range(MAX_CONNECTIONS - PER_ADDRESS)]
+    closed = until(lambda: all(s.ended for s in beyond), kind="the connections beyond an address's limit closed")
+    unanswered = sum(s.ended and not s.lines for s in beyond)
+    check(held_served and closed and unanswered == len(beyond) and not any(s.ended for s in held),
+          f"one address has its {PER_ADDRESS} event streams served ({sum(s.served() for s in held)}), and the "
+          f"{len(beyond)} beyond them (to {MAX_CONNECTIONS}) closed by the server unanswered ({unanswered}), "
+          f"the first still open")
+    neighbour = EventStream(port, source=NEIGHBOUR)
+    neighbour_attached = neighbour.attached()
+    status, _ = request(port, "POST", "/command", b"isready", {"X-Bachess-Session": "neighbour"},
+                        source=NEIGHBOUR)
+    answered = neighbour.wait_for("data: readyok", kind="readyok for another address beside a full one")
+    check(neighbour_attached and status == 200 and answered and not any(s.ended for s in held),
+          f"meanwhile another address's event stream is served ({neighbour_attached}) and its isready accepted "
+          f"({status}) and answered ({answered})")
+    for s in held + beyond + [neighbour]:
+        s.close()
+    commander = Commander(port, "settle")
+    settled = settle(commander, pid, 1, port)
+    again = [EventStream(port, source=HOG) for _ in range(PER_ADDRESS)]
+    decided = until(lambda: all(s.served() or s.ended for s in again),
+                    kind=f"{PER_ADDRESS} streams of one address answered")
+    served = sum(s.served() for s in again)
+    mark = len(again[-1].lines)
+    status = commander.send(b"isready")
+    answered = again[-1].wait_for("data: readyok", after=mark, kind="readyok for an address served again")
+    check(settled and decided and served == PER_ADDRESS and status == 200 and answered,
+          f"once it has closed them{'' if settled else ' (server NOT settled)'}, the address has {served} of "
+          f"{PER_ADDRESS} event streams served again, and readyok on them ({answered})")
+    for s in again:
+        s.close()
+    commander.close()
 
 
 def bind_checks(engine):
@@ -779,31 +845,33 @@ def main(engine):
     stream.close()
     rate_limit_per_client(port)
     rate_limit_whatever_ids(port)
+    connection_limit_per_address(port, server.pid)
     status, _ = request(port, "POST", "/command", b"go " + b"x" * 10000)
     check(status == 413, f"a 10 kB command: {status}")
     status, _ = request(port, "POST", "/pgn", b"moves e2e4 e7e5 e1e3")
     check(status == 400, f"a PGN request with an illegal move: {status}")
 
     # 4. Concurrent streams and the connection limit.
-    streams = [EventStream(port) for _ in range(STREAMS)]
+    streams = [EventStream(port, source=STREAM_SOURCES[i % len(STREAM_SOURCES)]) for i in range(STREAMS)]
     all_attached = until(lambda: all(s.served() for s in streams), kind=f"{STREAMS} event streams answered")
     status, _ = request(port, "POST", "/command", b"isready")
     got = 0 if status != 200 else sum(s.wait_for("data: readyok", kind="readyok on each of the streams")
                                       for s in streams)
     check(all_attached and got == STREAMS, f"{STREAMS} concurrent event streams each got readyok ({got}; "
           f"isready: {status})")
-    # The streams closed above (sections 3 and 3b) let go, the places left are known.
+    # The streams closed above (sections 3, 3b and 3d) let go, the places left are known.
     commander = Commander(port, "settle")
     settled = settle(commander, server.pid, STREAMS + 1, port)
     places = MAX_CONNECTIONS - STREAMS - 1
-    extra = [EventStream(port) for _ in range(100)]
+    extra = [EventStream(port, source=BEYOND_SOURCES[i % len(BEYOND_SOURCES)]) for i in range(100)]
     served = lambda: sum(s.served() for s in extra)
     # The places fill; then a while longer for any served beyond them (an absence can only be watched for).
     filled = until(lambda: served() >= places, kind="the free places taken")
     time.sleep(1)
-    count = served()
-    check(settled and filled and count == places, f"beyond the limit of {MAX_CONNECTIONS} connections none is "
-          f"served ({count} of 100 served, {places} places were free{'' if settled else ', server not settled'})")
+    count, ended = served(), sum(s.ended for s in extra)
+    check(settled and filled and count == places and ended == 0, f"beyond the limit of {MAX_CONNECTIONS} "
+          f"connections none is served ({count} of 100 from {len(BEYOND_SOURCES)} addresses served, {places} places "
+          f"were free{'' if settled else ', server not settled'}), the others wait ({ended} closed)")
     for s in extra:
         s.close()
     settled = settle(commander, server.pid, STREAMS + 1, port)

@@ -291,10 +291,16 @@ bool web_server_start(const char *address, uint16_t port, char *error, size_t er
     }
     inet_ntop(AF_INET, &bind_to.sin_addr, bound_address, sizeof bound_address);
     snprintf(bound_port_text, sizeof bound_port_text, "%u", port);
+    /* libmicrohttpd counts each address's connections as it accepts them, under its own lock, in
+     * this threading mode too: one beyond WEB_CONNECTIONS_PER_ADDRESS is closed at once, before it
+     * gets a thread or a place (its log says "Server reached connection limit"), and the others are
+     * served meanwhile. Beyond WEB_MAX_CONNECTIONS in all it accepts none: they wait in the backlog. */
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG;
     daemon_handle = MHD_start_daemon(flags, port, NULL, NULL, handle, NULL,                          //
                                      MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&bind_to,               //
                                      MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEB_MAX_CONNECTIONS,     //
+                                     MHD_OPTION_PER_IP_CONNECTION_LIMIT,                             //
+                                     (unsigned)WEB_CONNECTIONS_PER_ADDRESS,                          //
                                      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WEB_IDLE_SECONDS,      //
                                      MHD_OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024),             //
                                      MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL, MHD_OPTION_END);

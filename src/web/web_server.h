@@ -13,8 +13,8 @@
  * must be this server: another site's page cannot drive the engine, nor a
  * DNS name rebound to this machine. POST bodies are limited in size and
  * commands in rate, for each client address (not the page's session id,
- * which the page chooses) and in all; connections are limited in number and
- * closed when idle.
+ * which the page chooses) and in all; connections are limited in number,
+ * for each client address and in all, and closed when idle.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,6 +23,12 @@
 enum {
     WEB_DEFAULT_PORT = 8088,
     WEB_MAX_CONNECTIONS = 256,
+    /* For each client address: a page holds its event stream and up to three requests in flight (a
+     * command, a PGN export, a review that lasts seconds), 4; eight such tabs, 32. A browser
+     * opens at most 6 connections to one server over HTTP/1.1, however many tabs, so that 32 is
+     * room for several browsers of one machine (on the loopback server all come from 127.0.0.1),
+     * and eight addresses at their limit fill the 256. More are closed at once, unanswered. */
+    WEB_CONNECTIONS_PER_ADDRESS = 32,
     WEB_IDLE_SECONDS = 30,
     WEB_BODY_MAX = 4096,
     WEB_COMMANDS_PER_SECOND = 100,      /* for each client address, whatever session ids it sends */
