@@ -79,6 +79,7 @@ FLOOD_SECONDS = 30
 # WEB_COMMANDS_PER_SECOND, WEB_COMMANDS_PER_SECOND_ALL, WEB_RATE_CLIENTS.
 MAX_CONNECTIONS = 256
 PER_ADDRESS = 32
+LOG_LINES_PER_SECOND = 10  # WEB_LOG_LINES_PER_SECOND (src/web/web_log.h)
 IDLE_SECONDS = 30
 RATE = 100
 RATE_ALL = 1000
@@ -510,8 +511,10 @@ def connection_limit_per_address(port, pid):
     held = [EventStream(port, source=HOG) for _ in range(PER_ADDRESS)]
     held_served = until(lambda: all(s.served() for s in held),
                         kind=f"{PER_ADDRESS} streams of one address answered")
+    refusals_began = time.time()
     beyond = [EventStream(port, source=HOG) for _ in range(MAX_CONNECTIONS - PER_ADDRESS)]
     closed = until(lambda: all(s.ended for s in beyond), kind="the connections beyond an address's limit closed")
+    refusals_seconds = time.time() - refusals_began
     unanswered = sum(s.ended and not s.lines for s in beyond)
     check(held_served and closed and unanswered == len(beyond) and not any(s.ended for s in held),
           f"one address has its {PER_ADDRESS} event streams served ({sum(s.served() for s in held)}), and the "
@@ -542,6 +545,7 @@ def connection_limit_per_address(port, pid):
     for s in again:
         s.close()
     commander.close()
+    return refusals_seconds
 
 
 def bind_checks(engine):
@@ -845,7 +849,7 @@ def main(engine):
     stream.close()
     rate_limit_per_client(port)
     rate_limit_whatever_ids(port)
-    connection_limit_per_address(port, server.pid)
+    refusals_seconds = connection_limit_per_address(port, server.pid)
     status, _ = request(port, "POST", "/command", b"go " + b"x" * 10000)
     check(status == 413, f"a 10 kB command: {status}")
     status, _ = request(port, "POST", "/pgn", b"moves e2e4 e7e5 e1e3")
@@ -965,6 +969,18 @@ def main(engine):
     sanitizer = [line.strip() for line in err_lines if "Sanitizer" in line or "runtime error" in line]
     check(server.returncode == 0 and "stopped" in out and not sanitizer,
           f"SIGTERM: exit {server.returncode}, sanitizer reports: {sanitizer[:3]}")
+    # The library writes a line for each connection refused, and only 3d's are refused (those
+    # beyond 256 in section 4 wait, unaccepted): all within the refusals' time, before the last
+    # was seen closed. A flood of connections must not become a flood of the log: at most
+    # LOG_LINES_PER_SECOND lines in each second the server's clock began in that time (+ 2 for
+    # the seconds cut at both ends). A bound that only a burst can break: the slower the
+    # machine, the longer the refusals take and the looser the bound.
+    refused_lines = sum("connection limit" in line for line in err_lines)
+    not_shown = sum(int(m.group(1)) for line in err_lines for m in [re.search(r"(\d+) messages of the HTTP", line)] if m)
+    check(0 < refused_lines <= LOG_LINES_PER_SECOND * (refusals_seconds + 2),
+          f"the library's lines on the {MAX_CONNECTIONS - PER_ADDRESS} refused connections are rate-limited: "
+          f"{refused_lines} shown, refused within {refusals_seconds:.2f} s (at most {LOG_LINES_PER_SECOND} a second); "
+          f"{not_shown} lines of the server's life reported as not shown")
     for kind, seconds in sorted(measured.items(), key=lambda kv: -kv[1]):
         print(f"note  slowest {kind}: {seconds:.2f} s")
     print(f"{'all passed' if not failures else str(len(failures)) + ' failed'}")

@@ -12,6 +12,7 @@
 #include "timer.h"
 #include "web/web_assets.h"
 #include "web/web_events.h"
+#include "web/web_log.h"
 #include "web/web_review.h"
 #include "web/web_session.h"
 
@@ -303,7 +304,8 @@ bool web_server_start(const char *address, uint16_t port, char *error, size_t er
                                      (unsigned)WEB_CONNECTIONS_PER_ADDRESS,                          //
                                      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WEB_IDLE_SECONDS,      //
                                      MHD_OPTION_THREAD_STACK_SIZE, (size_t)(256 * 1024),             //
-                                     MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL, MHD_OPTION_END);
+                                     MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,                 //
+                                     MHD_OPTION_EXTERNAL_LOGGER, web_log_library, NULL, MHD_OPTION_END);
     if (!daemon_handle) {
         snprintf(error, error_size, "cannot listen on %s:%u (in use, or not an address of this machine)",
                  address, port);
