@@ -96,6 +96,37 @@ Test(annotate, mates_missed_and_walked_into)
     cr_assert_eq(judge_move(mated_in(8), mated_in(2), WHITE).mark, MARK_NONE);
 }
 
+/* bachess's centipawns on the model's scale (accuracy.c): odd, increasing,
+ * 0 at 0, mates as they are, and what was measured against Stockfish. */
+Test(annotate, model_centipawns_follow_the_measured_curve)
+{
+    cr_assert_eq(model_centipawns(0), 0);
+    for (int cp = -20000; cp < 20000; cp++) {
+        cr_assert_geq(model_centipawns(cp + 1), model_centipawns(cp), "at %d", cp);
+        cr_assert_eq(model_centipawns(-cp), -model_centipawns(cp), "at %d", cp);
+    }
+    for (int cp = -20000; cp < 20000; cp += 100) /* the logarithm still climbs */
+        cr_assert_gt(model_centipawns(cp + 100), model_centipawns(cp), "at %d", cp);
+    cr_assert_eq(model_centipawns(mate_in(3)), mate_in(3));
+    cr_assert_eq(model_centipawns(mated_in(2)), mated_in(2));
+    cr_assert_eq(model_centipawns(MATE - 1), MATE - 1);
+    /* Near equality bachess's centipawns are about Stockfish's (the fit's
+     * slope: 1.15); far from it they shrink. Measured on the positions of
+     * games 1-15 of data/annotate/blunder-games.pgn (bachess at 200,000
+     * nodes, Stockfish at 1,000,000): where bachess said 1.00 to 1.50 pawns
+     * (1.25 on average) Stockfish said 1.48 on average; 7 to 10 pawns (8.48),
+     * Stockfish 6.31; 10 to 15 (12.25), Stockfish 7.86. */
+    assert_near(model_centipawns(125), 148.0, 0.1 * 148);
+    assert_near(model_centipawns(848), 631.0, 0.1 * 631);
+    assert_near(model_centipawns(1225), 786.0, 0.1 * 786);
+    /* Game 7, 27. O-O: bachess -3.26 -> -7.86, a blunder by its raw
+     * centipawns; Stockfish saw -3.97 -> -5.74, no blunder. */
+    cr_assert_eq(judge_move(-326, -786, WHITE).mark, MARK_BLUNDER);
+    cr_assert_lt(judge_move(model_centipawns(-326), model_centipawns(-786), WHITE).mark, MARK_BLUNDER);
+    /* A real blunder near equality stays one. */
+    cr_assert_eq(judge_move(model_centipawns(20), model_centipawns(-190), WHITE).mark, MARK_BLUNDER);
+}
+
 Test(annotate, eval_text_as_lichess_reads_it)
 {
     static const struct {

@@ -10,6 +10,19 @@
 /* lichess's fit of winning chances to centipawns (scalachess eval.scala). */
 static const double WIN_MODEL_SLOPE = 0.00368208;
 
+/* bachess's centipawns on the model's scale: slope * knee * asinh(cp / knee).
+ * lichess fitted its model to Stockfish's centipawns, which Stockfish scales
+ * to a fixed win rate. bachess's agree with them near equality but grow
+ * faster once one side is ahead (measured: where bachess says 8.5 pawns on
+ * average Stockfish says 6.3, for 12.3 it says 7.9), so an engine score goes
+ * through this curve: about linear within the knee, logarithmic beyond.
+ * Fitted by scripts/annotate-fit.py on the 793 positions without a mate of
+ * games 1-15 of data/annotate/blunder-games.pgn, bachess at 200,000 nodes
+ * against Stockfish 15.1 at 1,000,000: least squares between the winning
+ * chances of the mapped bachess score and of Stockfish's (docs/annotate.md,
+ * "Benchmarks"). */
+static const double MODEL_SCALE_SLOPE = 1.1527, MODEL_SCALE_KNEE_CP = 358.0;
+
 /* Drops of winning chances on the [-1, 1] scale (lila Advice.scala), worst first. */
 static const double MARK_DROPS[MARK_NB] = { [MARK_BLUNDER] = 0.3, [MARK_MISTAKE] = 0.2, [MARK_INACCURACY] = 0.1 };
 
@@ -34,6 +47,13 @@ static int held_score(int score)
 {
     int ceiling = ACCURACY_CP_CEILING;
     return score > ceiling ? ceiling : score < -ceiling ? -ceiling : score;
+}
+
+int model_centipawns(int score)
+{
+    if (is_mate_score(score))
+        return score;
+    return (int)lround(MODEL_SCALE_SLOPE * MODEL_SCALE_KNEE_CP * asinh(score / MODEL_SCALE_KNEE_CP));
 }
 
 double winning_chances(int score)

@@ -3,8 +3,11 @@
  * accuracy.h — how much a move threw away, in lichess's terms, for
  * `bachess annotate` (docs/annotate.md).
  *
- * Scores here are engine scores (score.h) from White's side: centipawns,
- * or MATE less the plies to mate. Three measures come from them:
+ * Scores here are from White's side, in centipawns on the model's scale
+ * (what Stockfish's would be), or MATE less the plies to mate as in
+ * score.h. An engine score goes through model_centipawns() first: lichess
+ * fitted its model to Stockfish's centipawns, and bachess's grow faster
+ * once one side is ahead. Three measures come from them:
  *
  * - Winning chances, in [-1, 1]: 2 / (1 + exp(-0.00368208 * cp)) - 1, the
  *   logistic fit lichess made to its games (scalachess eval.scala). Win%
@@ -29,6 +32,11 @@
 #include "types.h"
 
 enum { ACCURACY_CP_CEILING = 1000 };
+
+/* An engine score on the model's scale: the centipawns mapped by a curve
+ * measured against Stockfish (accuracy.c), odd, increasing, 0 at 0; a mate
+ * score as it is. */
+int model_centipawns(int score);
 
 /* Winning chances of a score, in [-1, 1]; the score is not held first
  * (the marks use it so, as lila does). */

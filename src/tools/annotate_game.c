@@ -303,7 +303,9 @@ static void write_move(GameWriter *w, int k, Move m)
     const PositionVerdict *before = &w->p[k - 1], *after = &w->p[k];
     Color mover = b->side;
     bool judged = w->settings->sides[mover] && m != before->best && before->best != MOVE_NONE;
-    Judgement j = judged ? judge_move(before->score, after->score, mover) : (Judgement){ MARK_NONE, false, false };
+    Judgement j = { MARK_NONE, false, false };
+    if (judged) /* the engine's scores on the scale of lichess's model */
+        j = judge_move(model_centipawns(before->score), model_centipawns(after->score), mover);
     w->report->marks[mover][j.mark]++;
 
     char san[MOVE_TEXT_SIZE], best_san[MOVE_TEXT_SIZE] = "", word[64];
@@ -345,7 +347,7 @@ static void fill_report(const PgnGame *g, const PositionVerdict *p, const Annota
     memset(r, 0, sizeof *r);
     r->plies = g->move_count;
     for (int k = 0; scores && k <= g->move_count; k++)
-        scores[k] = p[k].score;
+        scores[k] = model_centipawns(p[k].score);
     Color first = fen_side_to_move(g->fen);
     if (scores) {
         game_accuracy(scores, g->move_count, first, r->accuracy);
