@@ -93,6 +93,18 @@ static void run_worker(int w, int write_fd, const int *fds, WorkerBody body, voi
     _exit(0);
 }
 
+/* On a failed start, the pipes opened so far: the one of the worker that
+ * could not be forked (ends of -1 if pipe() failed) and the read ends of
+ * the `started` workers before it. The caller closes none of them then. */
+static void close_pipes(const int failed_pipe[2], const int *fds, int started)
+{
+    for (int end = 0; end < 2; end++)
+        if (failed_pipe[end] >= 0)
+            close(failed_pipe[end]);
+    for (int w = 0; w < started; w++)
+        close(fds[w]);
+}
+
 bool workers_start(int count, WorkerBody body, void *context, int *fds)
 {
     stop_requested = 0;
@@ -100,10 +112,13 @@ bool workers_start(int count, WorkerBody body, void *context, int *fds)
     parent_pid = getpid();
     catch_stop_signals();
     for (int w = 0; w < count; w++) {
-        int pipe_fds[2];
+        int pipe_fds[2] = { -1, -1 };
         pid_t pid = -1;
-        if (pipe(pipe_fds) != 0 || (pid = fork()) < 0) {
+        if (pipe(pipe_fds) == 0)
+            pid = fork();
+        if (pid < 0) {
             fprintf(stderr, "cannot start worker %d: %s\n", w, strerror(errno));
+            close_pipes(pipe_fds, fds, w);
             forward_stop();
             return false;
         }

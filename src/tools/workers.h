@@ -30,7 +30,8 @@ typedef void (*WorkerBody)(int worker, int fd, void *context);
 
 /* Starts `count` workers; the read end of worker w's pipe goes to fds[w].
  * Flush every stdio stream before: a worker leaves by _exit. False with a
- * message when a worker cannot be started (those started are stopped). */
+ * message when a worker cannot be started: those started are stopped (wait
+ * for them with workers_wait) and every pipe is closed. */
 bool workers_start(int count, WorkerBody body, void *context, int *fds);
 /* Stops every worker (SIGTERM), e.g. when the parent gives up early. */
 void workers_stop(void);
