@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "build_info.h"
 #include "engine.h"
 #include "games/gamelog.h"
 #include "movegen.h"
@@ -150,7 +151,7 @@ static void on_bestmove(Move best, Move ponder, void *context)
 
 static void cmd_uci(void)
 {
-    out_line("id name " ENGINE_NAME);
+    out_line("id name " ENGINE_NAME " %s", build_version()); /* GUIs show it, as "Stockfish 15.1" */
     out_line("id author " ENGINE_AUTHOR);
     options_describe_uci(out_text_line);
     out_line("uciok");

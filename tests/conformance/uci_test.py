@@ -538,6 +538,8 @@ def t_uci_handshake():
     e.send("uci")
     lines = e.read_until(r"^uciok$", START_S)
     check(lines[0].startswith("id name "), "first line is not 'id name': %r" % lines[0])
+    version = subprocess.run([BINARY, "--version"], capture_output=True, text=True).stdout.split("\n")[0]
+    check(lines[0] == "id name " + version, "id name %r is not the version %r" % (lines[0], version))
     check(any(l.startswith("id author ") for l in lines), "no 'id author'")
     options = {}
     for l in lines[:-1]:
