@@ -26,7 +26,6 @@ import importlib.util
 import json
 import math
 import os
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -39,27 +38,11 @@ MATE, BLUNDER, is_mate = judge_rules.MATE, judge_rules.BLUNDER, judge_rules.is_m
 winning_chances, judge_move = judge_rules.winning_chances, judge_rules.judge_move
 
 
-class Bachess:
+class Bachess(judge_rules.UciEngine):
     """One bachess over UCI, set up as `bachess annotate` sets its engine."""
 
     def __init__(self, path):
-        self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci", until="uciok")
-        for option in ("OwnBook value false", "Threads value 1", "Move Overhead value 0"):
-            self.send("setoption name " + option)
-        self.send("isready", until="readyok")
-
-    def send(self, command, until=None):
-        self.process.stdin.write(command + "\n")
-        lines = []
-        while until:
-            line = self.process.stdout.readline()
-            if not line:
-                sys.exit("annotate-fit: bachess ended after: " + command)
-            lines.append(line.split())
-            if lines[-1] and lines[-1][0] == until:
-                break
-        return lines
+        super().__init__(path, ("OwnBook value false", "Threads value 1", "Move Overhead value 0"))
 
     def legal_moves(self, position):
         lines = self.send("position " + position + "\ngo perft 1\nisready", until="readyok")

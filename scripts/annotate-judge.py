@@ -154,25 +154,34 @@ def uci_games(path):
 # ---- the judge: Stockfish ---------------------------------------------------
 
 
-class Stockfish:
-    def __init__(self, path):
+class UciEngine:
+    """An engine over UCI with `options` set (also scripts/annotate-fit.py's bachess)."""
+
+    def __init__(self, path, options):
+        self.path = path
         self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.send("uci", until="uciok")
-        for option in ("Hash value 64", "Threads value 1", "UCI_LimitStrength value false"):
+        for option in options:
             self.send("setoption name " + option)
         self.send("isready", until="readyok")
 
     def send(self, command, until=None):
+        """Sends a command; with `until`, the lines up to the one starting with it, split in words."""
         self.process.stdin.write(command + "\n")
         lines = []
         while until:
             line = self.process.stdout.readline()
             if not line:
-                sys.exit("annotate-judge: stockfish ended after: " + command)
+                sys.exit(f"{os.path.basename(sys.argv[0])}: {self.path} ended after: {command}")
             lines.append(line.split())
             if lines[-1] and lines[-1][0] == until:
                 break
         return lines
+
+
+class Stockfish(UciEngine):
+    def __init__(self, path):
+        super().__init__(path, ("Hash value 64", "Threads value 1", "UCI_LimitStrength value false"))
 
     def new_game(self):
         self.send("ucinewgame")
