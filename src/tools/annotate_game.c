@@ -112,18 +112,29 @@ static void score_forced_positions(PositionVerdict *p, int moves)
     }
 }
 
-static bool analyse_game(const PgnGame *g, const SearchLimits *limits, const AnnotateHooks *hooks, PositionVerdict *p)
+/* The engine's position after the first `plies` moves of the game. */
+static bool set_game_position(const PgnGame *g, int plies)
 {
     char error[128];
-    /* Before the position: the FEN is read by the game's castling rules. */
-    engine_set_chess960(g->chess960);
     if (!engine_set_position(g->fen, NULL, 0, error, sizeof error))
         return false;
+    for (int k = 0; k < plies; k++)
+        engine_play_move(g->moves[k]);
+    return true;
+}
+
+/* The positions are searched from the last to the first, with one hash table
+ * for the game. What the later positions showed (a mate, a lost ending) is then
+ * in the table when the moves that led to them are searched, so a move is
+ * judged with what its consequences revealed. Searched forwards, the table
+ * learns that only after the move was judged. */
+static bool analyse_game(const PgnGame *g, const SearchLimits *limits, const AnnotateHooks *hooks, PositionVerdict *p)
+{
+    /* Before the position: the FEN is read by the game's castling rules. */
+    engine_set_chess960(g->chess960);
     engine_new_game(); /* the same analysis whichever games came before */
-    for (int k = 0; k <= g->move_count; k++) {
-        if (k > 0)
-            engine_play_move(g->moves[k - 1]);
-        if (workers_should_stop() || !analyse_position(limits, &p[k]))
+    for (int k = g->move_count; k >= 0; k--) {
+        if (workers_should_stop() || !set_game_position(g, k) || !analyse_position(limits, &p[k]))
             return false;
         if (hooks->searched)
             hooks->searched(hooks->context);
