@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """annotate-judge.py — bachess annotate's blunders against Stockfish's, and its speed.
 
-    annotate-judge.py GAMES.pgn (--bachess BIN [--annotate-args "ARGS"] | --annotated FILE)
+    annotate-judge.py GAMES.pgn (--bachess BIN [--annotate-args "ARGS"] | --annotated FILE
+                                 | --judge-only | --against-itself NODES)
                       [--judge-nodes N] [--cache FILE] [--stockfish PATH] [--show N]
 
 With --bachess, runs `BIN annotate GAMES.pgn ARGS` first and reports its speed:
@@ -311,6 +312,38 @@ def read_both(games_path, annotated_path):
     return [(fen, moves, marks) for (fen, moves), marks in zip(games, annotated)]
 
 
+def blunders_of(verdicts, fen, moves):
+    """The plies (1-based) that verdicts [(score, best)] of a game's positions
+    mark ??; a move that is the verdicts' own best move is never marked, as in
+    bachess (annotate_game.c)."""
+    white_first = not fen or fen.split()[1] == "w"
+    plies = set()
+    for ply, move in enumerate(moves, 1):
+        (before, best), (after, _) = verdicts[ply - 1], verdicts[ply]
+        sign = 1 if (ply % 2 == 1) == white_first else -1
+        if move != best and judge_move(before, after, sign) == BLUNDER:
+            plies.add(ply)
+    return plies
+
+
+def judge_against_itself(games_path, judge, other, judge_games, jobs):
+    """The ceiling: Stockfish at other.nodes in bachess's place, its ?? against
+    the judge's. No annotator can expect to agree with the judge much better
+    than a second Stockfish does."""
+    games = uci_games(games_path)[:judge_games or None]
+    judge.fill(games, jobs)
+    other.fill(games, jobs)
+    judged = marked = agreed = 0
+    for fen, moves in games:
+        by_judge = blunders_of(judge.game(fen, moves), fen, moves)
+        by_other = blunders_of(other.game(fen, moves), fen, moves)
+        judged, marked, agreed = judged + len(by_judge), marked + len(by_other), agreed + len(by_judge & by_other)
+    print("the judge against itself: Stockfish at %d nodes judged by Stockfish at %d, %d games"
+          % (other.nodes, judge.nodes, len(games)))
+    print("  judge's blunders %d, the other's %d, agreed %d" % (judged, marked, agreed))
+    print("  precision %s, recall %s" % (percent(agreed, marked), percent(agreed, judged)))
+
+
 def compare(games_path, annotated_path, judge, show, judge_games, jobs):
     games = read_both(games_path, annotated_path)[:judge_games or None]
     judge.fill([(fen, moves) for fen, moves, _ in games], jobs)
@@ -318,12 +351,10 @@ def compare(games_path, annotated_path, judge, show, judge_games, jobs):
     for number, (fen, moves, marks) in enumerate(games, 1):
         verdicts = judge.game(fen, moves)
         positions += len(verdicts)
-        white_first = not fen or fen.split()[1] == "w"
+        by_judge_here = blunders_of(verdicts, fen, moves)
         for ply, move in enumerate(moves, 1):
             (before, best), (after, _) = verdicts[ply - 1], verdicts[ply]
-            sign = 1 if (ply % 2 == 1) == white_first else -1
-            # the judge's own choice is never marked, as in bachess (annotate_game.c)
-            by_judge = move != best and judge_move(before, after, sign) == BLUNDER
+            by_judge = ply in by_judge_here
             by_bachess = 4 in marks[ply - 1]["nags"]
             judged |= {(number, ply)} if by_judge else set()
             marked |= {(number, ply)} if by_bachess else set()
@@ -362,6 +393,8 @@ def main():
     source.add_argument("--bachess", help="run BIN annotate on the games, timed")
     source.add_argument("--annotated", help="an output of bachess annotate on the games")
     source.add_argument("--judge-only", action="store_true", help="fill the judge's cache, compare nothing")
+    source.add_argument("--against-itself", type=int, metavar="NODES",
+                        help="Stockfish at NODES in bachess's place: the agreement any annotator can hope for")
     parser.add_argument("--annotate-args", default="--movetime 100 --threads 2")
     parser.add_argument("--out", default="build/annotate-bench.pgn", help="where --bachess writes its output")
     parser.add_argument("--judge-nodes", type=int, default=1000000)
@@ -378,6 +411,14 @@ def main():
         finally:
             judge.close()
         print("judge: %d positions searched, cache %s" % (judge.searched, a.cache))
+        return
+    if a.against_itself:
+        judge, other = Judge(a.stockfish, a.judge_nodes, a.cache), Judge(a.stockfish, a.against_itself, a.cache)
+        try:
+            judge_against_itself(a.games, judge, other, a.judge_games, a.jobs)
+        finally:
+            judge.close()
+            other.close()
         return
     if a.bachess:
         os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
