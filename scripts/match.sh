@@ -22,6 +22,8 @@
 #                  fairymax       XBoard  [fairymax]   Fairy-Max 5.0b (weakest)
 #                  bachess:/path/to/other/binary     another bachess build (UCI),
 #                                 e.g. the previous version, for SPRT
+#                  uci:/path/to/engine   any other UCI engine, Hash=16 Threads=1:
+#                                 e.g. Ethereal 12 built natively (`make pext`)
 #   GAMES        number of games (rounded up to an even number: every opening
 #                is played twice, once with each colour); in SPRT mode, the
 #                most games to play before stopping undecided.
@@ -180,14 +182,18 @@ fairymax) B_PROTO=xboard B_CMD=/usr/games/fairymax ;;
 phalanx) B_PROTO=xboard B_CMD=/usr/games/phalanx B_ARGS=(-b- -l-) ;;
 sjeng) B_PROTO=xboard B_CMD=/usr/games/sjeng ;;
 hoichess) B_PROTO=xboard B_CMD=/usr/games/hoichess B_ARGS=(-x --norc --initcmd "hash size 16M") ;;
+uci:*)
+	resolve_cmd "${OPPONENT#uci:}"
+	B_PROTO=uci B_CMD=$RES_PROG B_ARGS=("${RES_ARGS[@]}") B_OPTS=(Hash=16 Threads=1) ;;
 bachess:*)
 	resolve_cmd "${OPPONENT#bachess:}"
 	B_PROTO=uci B_CMD=$RES_PROG B_ARGS=("${RES_ARGS[@]}") B_OPTS=("${TEST_OPTS[@]}") ;;
-*) die "unknown opponent '$OPPONENT': stockfish stockfish:ELO ethereal toga2 glaurung gnuchess fairymax phalanx sjeng hoichess bachess:/path" ;;
+*) die "unknown opponent '$OPPONENT': stockfish stockfish:ELO ethereal toga2 glaurung gnuchess fairymax phalanx sjeng hoichess bachess:/path uci:/path" ;;
 esac
 [ -x "$B_CMD" ] || die "opponent $B_CMD is not installed (Debian package? see the header)"
 case $OPPONENT in
 bachess:*) B_NAME="$NAME-ref" ;;
+uci:*) B_NAME=$(basename "$B_CMD") ;;
 stockfish:*) B_NAME="stockfish-${OPPONENT#stockfish:}" ;;
 *) B_NAME=$OPPONENT ;;
 esac
