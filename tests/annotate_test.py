@@ -182,6 +182,16 @@ def run_checks(tmp):
         r = annotate(args)
         check(r.returncode == 2, f"refused with 2: {' '.join(a.replace(tmp, '') for a in args)}", r.stderr)
 
+    # 5a: a file without one game that can be read is refused, not "done"
+    for name, content in (("broken.pgn", GAMES[GAMES.index('[Event "Broken"]'):GAMES.index('[Event "Mate missed"]')]),
+                          ("empty.pgn", "")):
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            f.write(content)
+        r = annotate([path, "--nodes", "20000"])
+        check(r.returncode == 2 and "holds no game that can be read" in r.stderr and r.stdout == "",
+              f"{name}: no game to annotate, refused with 2", r.stderr)
+
     # 5b: the input is read twice (listed, then by the workers): --out naming
     # it would empty the games before they are read, and a pipe is read once
     before = open(games).read()

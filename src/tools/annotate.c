@@ -482,6 +482,11 @@ int annotate_command(int argc, char **argv)
     GameList list;
     if (!input_is_safe(&o) || !set_engine_options() || !list_games(o.in_path, &list))
         return 2;
+    if (list.unreadable == list.count) { /* nothing to do is not success */
+        fprintf(stderr, "annotate: %s holds no game that can be read\n", o.in_path);
+        free(list.positions);
+        return 2;
+    }
     FILE *out = o.out_path ? fopen(o.out_path, "w") : stdout;
     if (!out) {
         fprintf(stderr, "annotate: cannot open %s: %s\n", o.out_path, strerror(errno));
