@@ -411,8 +411,9 @@ void engine_go(const SearchLimits *limits, SearchReport report)
         uint64_t cap = strength_node_limit(engine_settings.elo);
         if (!s->limits.nodes || s->limits.nodes > cap)
             s->limits.nodes = cap;
-        if (s->multipv < strength_candidates(engine_settings.elo))
-            s->multipv = strength_candidates(engine_settings.elo);
+        int candidates = strength_candidates(engine_settings.elo);
+        if (s->multipv < candidates)
+            s->multipv = candidates;
     }
     timeman_init(&s->budget, limits, engine.game->side, engine_settings.move_overhead_ms);
     /* A forced move is played at once when the clock is running. */
