@@ -2,13 +2,9 @@
 /*
  * annotate_game.h — one game of `bachess annotate` (docs/annotate.md).
  *
- * Every position of the game's main line is searched once, the start and
- * the final position included: a position's score is its search's score,
- * and the line that search found is the better line for the move played
- * there. A move is judged by the score before it against the score after
- * it (tools/accuracy.h), never when it is the engine's own choice. A
- * position with one legal move takes the score of the next (the move is
- * forced); a position without one is mate or stalemate, scored by the rules.
+ * The game's positions are searched (tools/annotate_search.h). A move is
+ * judged by the score before it against the score after it
+ * (tools/accuracy.h), never when it is the engine's own choice.
  *
  * The game is then written as PGN: the tags read (Seven Tag Roster first),
  * then Annotator and, per player annotated, Accuracy and ACPL tags; every
@@ -28,8 +24,7 @@
 #include "games/pgn.h"
 #include "timeman.h"
 #include "tools/accuracy.h"
-
-enum { ANNOTATE_LINE_PLIES = 8 };
+#include "tools/annotate_search.h"
 
 typedef struct {
     SearchLimits limits;      /* the search of each position */
@@ -44,12 +39,6 @@ typedef struct {
     int marks[COLOR_NB][MARK_NB];
     int plies;
 } GameReport;
-
-/* Called after each position searched (progress). */
-typedef struct {
-    void (*searched)(void *context);
-    void *context;
-} AnnotateHooks;
 
 /* Searches every position of `g` with the engine (set up by the caller:
  * one thread, no book) and writes the annotated game to `out`. False, with
