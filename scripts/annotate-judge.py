@@ -352,16 +352,15 @@ def compare(games_path, annotated_path, judge, show, judge_games, jobs):
         verdicts = judge.game(fen, moves)
         positions += len(verdicts)
         by_judge_here = blunders_of(verdicts, fen, moves)
-        for ply, move in enumerate(moves, 1):
+        by_bachess_here = {ply for ply in range(1, len(moves) + 1) if 4 in marks[ply - 1]["nags"]}
+        judged.update((number, ply) for ply in by_judge_here)
+        marked.update((number, ply) for ply in by_bachess_here)
+        for ply in sorted(by_judge_here ^ by_bachess_here):
             (before, best), (after, _) = verdicts[ply - 1], verdicts[ply]
             by_judge = ply in by_judge_here
-            by_bachess = 4 in marks[ply - 1]["nags"]
-            judged |= {(number, ply)} if by_judge else set()
-            marked |= {(number, ply)} if by_bachess else set()
-            if by_judge != by_bachess:
-                bachess_before = marks[ply - 2]["eval"] if ply > 1 else None
-                disagreements.append((number, ply, marks[ply - 1]["san"], by_judge, before, after, best,
-                                      bachess_before, marks[ply - 1]["eval"]))
+            bachess_before = marks[ply - 2]["eval"] if ply > 1 else None
+            disagreements.append((number, ply, marks[ply - 1]["san"], by_judge, before, after, best,
+                                  bachess_before, marks[ply - 1]["eval"]))
     agreed = len(judged & marked)
     print("blunders (??): judge Stockfish at %d nodes a position; %d searched now, the rest from %s"
           % (judge.nodes, judge.searched, judge.cache_path))
