@@ -176,6 +176,15 @@ def run_checks(tmp):
     r3 = annotate([games, "--nodes", "20000"])
     check(r3.returncode == 0 and r3.stdout == text and "[Event" not in r3.stderr, "the same on standard output")
 
+    # 4a: the budget in the Annotator tag: the second look's, or none
+    for args, budget in ((["--nodes", "2000"], "2000 nodes a position, 10000 on a second look"),
+                         (["--nodes", "2000", "--no-second-look"], "2000 nodes a position"),
+                         (["--depth", "3"], "depth 3 a position, depth 5 on a second look"),
+                         (["--movetime", "5"], "5 ms a position")):
+        r = annotate([games] + args)
+        check(r.returncode == 0 and r.stdout.count(f'[Annotator "bachess, {budget}"]') == 2,
+              f"{' '.join(args)}: [Annotator \"bachess, {budget}\"]", r.stderr)
+
     # 5: bad arguments
     for args in (["--nodes", "10", "--depth", "3", games], [games, "--side", "red"], [games, "--threads", "0"],
                  [], [games, "--frobnicate", "1"], [os.path.join(tmp, "missing.pgn")]):

@@ -2,7 +2,8 @@
  * (win%, the marks' thresholds, mates), move and game accuracy against
  * lila's own test cases and an independent transcription of its formula,
  * the average centipawn loss, [%eval] text, and the command itself on a
- * game that hangs the queen, the same with one worker or two. */
+ * game that hangs the queen, the same with one worker or two; the second
+ * look's band, budget and the positions it searches again. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +15,9 @@
 #include "score.h"
 #include "support.h"
 #include "tools/accuracy.h"
+#include "options.h"
 #include "tools/annotate.h"
+#include "tools/annotate_search.h"
 
 static void setup(void)
 {
@@ -291,4 +294,99 @@ Test(annotate, same_output_for_any_number_of_workers)
     cr_assert_str_eq(one, two);
     free(one);
     free(two);
+}
+
+/* ---- the second look ------------------------------------------------------------- */
+
+Test(annotate, second_look_band_lies_around_the_blunder_line)
+{
+    /* From an even position, an engine score of -72 is a loss of 0.1498 of
+     * winning chances on the model's scale, -73 of 0.1534; -282 of 0.4995,
+     * -283 of 0.5009. */
+    cr_assert_not(annotate_needs_second_look(0, -72, WHITE));
+    cr_assert(annotate_needs_second_look(0, -73, WHITE));
+    cr_assert(annotate_needs_second_look(0, -282, WHITE));
+    cr_assert_not(annotate_needs_second_look(0, -283, WHITE));
+    cr_assert(annotate_needs_second_look(0, 73, BLACK));
+    cr_assert_not(annotate_needs_second_look(0, -150, BLACK), "a gain for the mover");
+    cr_assert_not(annotate_needs_second_look(0, -MATE + 3, WHITE), "a mate is judged by its own rule");
+    cr_assert_not(annotate_needs_second_look(MATE - 5, 100, WHITE));
+}
+
+Test(annotate, second_look_has_five_times_the_nodes_or_two_more_plies)
+{
+    SearchLimits first, second;
+    timeman_init_limits(&first);
+    first.nodes = 20000;
+    cr_assert(annotate_second_look_limits(&first, &second));
+    cr_assert_eq(second.nodes, 100000);
+    timeman_init_limits(&first);
+    first.depth = 10;
+    cr_assert(annotate_second_look_limits(&first, &second));
+    cr_assert_eq(second.depth, 12);
+    first.depth = MAX_PLY - 1;
+    cr_assert(annotate_second_look_limits(&first, &second));
+    cr_assert_eq(second.depth, MAX_PLY - 1);
+    timeman_init_limits(&first);
+    first.move_time = 100;
+    cr_assert_not(annotate_second_look_limits(&first, &second), "--movetime is the time a position gets");
+}
+
+/* Game 1 of data/annotate/blunder-games.pgn: Stockfish at UCI_Elo 1350 and 1500. */
+static const char WEAK_GAME[] =
+    "[FEN \"rn1qk2r/p4ppp/bpp1pn2/3p4/2PP4/1P3NP1/P1Q1PP1P/RN2KB1R w KQkq - 0 9\"]\n[Result \"0-1\"]\n\n"
+    "9. Nbd2 c5 10. cxd5 Qxd5 11. e3 Bxf1 12. Rxf1 Nc6 13. a3 cxd4 14. Rc1 dxe3 15. fxe3 Ne5 16. Nxe5 Qxe5 "
+    "17. Qc6+ Ke7 18. Qc7+ Nd7 19. Ke2 f5 20. Rf4 Rhd8 21. Rc6 Rac8 22. Qd6+ Qxd6 23. Rxc8 Rxc8 24. h4 Rc1 "
+    "25. Rf1 Rc3 26. Rg1 b5 27. Nc4 Rc2+ 28. Ke1 Qd3 29. a4 Re2+ 30. Kf1 Rh2+ 31. Ke1 Re2+ 32. Kf1 Rh2+ "
+    "33. Ke1 Qb1# 0-1\n";
+
+static void record_second_look(void *context, int position)
+{
+    bool *looked = context;
+    cr_assert_not(looked[position], "position %d searched again twice", position);
+    looked[position] = true;
+}
+
+/* The positions the second look should search again, from the first look's verdicts. */
+static int expected_second_looks(const PgnGame *g, const PositionVerdict *p, bool *expected)
+{
+    int count = 0;
+    for (int k = 1; k <= g->move_count; k++) {
+        Color mover = k % 2 == 1 ? WHITE : BLACK; /* the game starts with White to move */
+        if (p[k - 1].best == MOVE_NONE || p[k - 1].best == g->moves[k - 1]
+            || !annotate_needs_second_look(p[k - 1].score, p[k].score, mover))
+            continue;
+        expected[k - 1] |= !p[k - 1].forced;
+        expected[k] |= !p[k].forced && p[k].best != MOVE_NONE;
+        count++;
+    }
+    return count;
+}
+
+Test(annotate, second_look_searches_again_both_positions_of_each_move_near_the_line)
+{
+    char error[128];
+    cr_assert(option_set_assignment("OwnBook=false", error, sizeof error), "%s", error);
+    PgnReader *r = pgn_open_text(WEAK_GAME, sizeof WEAK_GAME - 1);
+    const PgnGame *g;
+    PgnError pgn_error;
+    cr_assert_eq(pgn_next(r, &g, &pgn_error), PGN_GAME);
+    SearchLimits limits, second;
+    timeman_init_limits(&limits);
+    limits.nodes = 5000;
+    cr_assert(annotate_second_look_limits(&limits, &second));
+
+    PositionVerdict first_look[128], looked_twice[128];
+    bool expected[128] = { false }, looked[128] = { false };
+    cr_assert_lt(g->move_count, 128);
+    cr_assert(annotate_search_game(g, &limits, NULL, &(AnnotateHooks){ NULL, NULL, NULL }, first_look));
+    cr_assert_gt(expected_second_looks(g, first_look, expected), 0, "no move near the line: pick another game");
+    cr_assert(annotate_search_game(g, &limits, &second, &(AnnotateHooks){ NULL, looked, record_second_look },
+                                   looked_twice));
+    for (int k = 0; k <= g->move_count; k++) {
+        cr_expect_eq(looked[k], expected[k], "position %d: searched again %d, expected %d", k, looked[k], expected[k]);
+        if (!expected[k] && !first_look[k].forced) /* a forced move's score is the next position's */
+            cr_expect_eq(looked_twice[k].score, first_look[k].score, "position %d changed without a second look", k);
+    }
+    pgn_close(r);
 }

@@ -705,7 +705,7 @@ def review_checks(engine):
     note("a review of 6 plies answered", time.time() - asked)
     text = body.decode(errors="replace")
     evals = re.findall(r"\{\[%eval (-?\d+\.\d\d|#-?\d+)\]", text)
-    check(status == 200 and len(evals) == 6 and f'[Annotator "bachess, {REVIEW_NODES} nodes a position"]' in text
+    check(status == 200 and len(evals) == 6 and f'[Annotator "bachess, {REVIEW_NODES} nodes a position, {5 * REVIEW_NODES} on a second look"]' in text
           and '[White "Ann"]' in text and re.search(r'\[WhiteAccuracy "\d+\.\d"\]', text)
           and re.search(r'\[BlackAccuracy "\d+\.\d"\]', text),
           f"a review of 6 plies: {status}, {len(evals)} [%eval] comments ({' '.join(evals)}), the Annotator, "

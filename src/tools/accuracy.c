@@ -90,13 +90,18 @@ static MoveMark mark_of_mate(int cp)
     return cp > MATE_JUDGE_HOPELESS_CP ? MARK_INACCURACY : cp > MATE_JUDGE_BAD_CP ? MARK_MISTAKE : MARK_BLUNDER;
 }
 
+double chances_lost(int before, int after, Color mover)
+{
+    return (winning_chances(before) - winning_chances(after)) * (mover == WHITE ? 1 : -1);
+}
+
 Judgement judge_move(int before, int after, Color mover)
 {
     Judgement j = { MARK_NONE, false, false };
     bool mate_before = is_mate_score(before), mate_after = is_mate_score(after);
     int sign = mover == WHITE ? 1 : -1;
     if (!mate_before && !mate_after) {
-        j.mark = mark_of_drop(sign * (winning_chances(before) - winning_chances(after)));
+        j.mark = mark_of_drop(chances_lost(before, after, mover));
         return j;
     }
     int ours_before = sign * before, ours_after = sign * after;

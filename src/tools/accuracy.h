@@ -46,6 +46,11 @@ double win_percent(int score);
 /* The accuracy of one move, from the mover's win% before and after it. */
 double move_accuracy(double win_before, double win_after);
 
+/* The mover's loss of winning chances from a position scored `before` to
+ * one scored `after` (negative: a gain); what the marks of scores that are
+ * not mates are read from. */
+double chances_lost(int before, int after, Color mover);
+
 typedef enum { MARK_NONE, MARK_INACCURACY, MARK_MISTAKE, MARK_BLUNDER, MARK_NB } MoveMark;
 
 typedef struct {

@@ -32,13 +32,14 @@ typedef struct {
     int64_t movetime_ms, nodes, depth;
     int workers;
     bool sides[COLOR_NB];
+    bool second_look; /* --no-second-look clears it */
 } AnnotateOptions;
 
 void annotate_usage(FILE *out)
 {
     fprintf(out,
             "usage: bachess annotate GAMES.pgn [--out FILE] [--movetime MS | --nodes N | --depth D]\n"
-            "                        [--threads N] [--side white|black|both]\n"
+            "                        [--threads N] [--side white|black|both] [--no-second-look]\n"
             "  every game analysed and written back as PGN (docs/annotate.md): [%%eval] on every move,\n"
             "  ?! ?? ? by lichess's win-probability model, the engine's line after mistakes and\n"
             "  blunders, Accuracy and ACPL tags per player; a table of the players on stderr.\n"
@@ -50,10 +51,13 @@ void annotate_usage(FILE *out)
             "                   with --nodes or --depth the output is the same for any N\n"
             "  --side S         annotate the moves of white, black or both (default both);\n"
             "                   every move keeps its [%%eval]\n"
+            "  --no-second-look a move near the blunder line is not searched again (by default its\n"
+            "                   two positions are, with %d times the nodes or %d more plies;\n"
+            "                   never with --movetime)\n"
             "  SIGINT (Ctrl-C) or SIGTERM stops; the games finished before the first unfinished one\n"
             "  are written, whole. Standard chess and Chess960 ([Variant \"Chess960\"] and a FEN tag)\n"
             "  are read; a game the PGN reader cannot read is reported and passed over.\n",
-            DEFAULT_NODES, WORKERS_MAX);
+            DEFAULT_NODES, WORKERS_MAX, SECOND_LOOK_NODES_FACTOR, SECOND_LOOK_EXTRA_DEPTH);
 }
 
 /* ---- arguments ----------------------------------------------------------------- */
@@ -105,11 +109,13 @@ static bool parse_flag(AnnotateOptions *o, const char *flag, const char *value)
 
 static bool parse_options(int argc, char **argv, AnnotateOptions *o)
 {
-    *o = (AnnotateOptions){ .workers = 1, .sides = { true, true } };
+    *o = (AnnotateOptions){ .workers = 1, .sides = { true, true }, .second_look = true };
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0)
             return annotate_usage(stdout), exit(0), false;
-        if (strncmp(argv[i], "--", 2) != 0) {
+        if (strcmp(argv[i], "--no-second-look") == 0)
+            o->second_look = false;
+        else if (strncmp(argv[i], "--", 2) != 0) {
             if (o->in_path) {
                 fprintf(stderr, "annotate: one PGN file only (%s, then %s)\n", o->in_path, argv[i]);
                 return false;
@@ -129,16 +135,6 @@ static bool parse_options(int argc, char **argv, AnnotateOptions *o)
     if (!o->in_path)
         fprintf(stderr, "annotate: which PGN file?\n");
     return o->in_path != NULL;
-}
-
-static void describe_limit(const AnnotateOptions *o, char *out, size_t size)
-{
-    if (o->movetime_ms)
-        snprintf(out, size, "bachess, %lld ms a position", (long long)o->movetime_ms);
-    else if (o->depth)
-        snprintf(out, size, "bachess, depth %lld a position", (long long)o->depth);
-    else
-        snprintf(out, size, "bachess, %lld nodes a position", (long long)o->nodes);
 }
 
 /* ---- the games in the file ------------------------------------------------------- */
@@ -221,7 +217,7 @@ static void copy_tag(const PgnGame *g, const char *name, char *out, size_t size)
 /* Annotates one game and sends it; false when the worker should end. */
 static bool send_game(Job *job, const PgnGame *g, int fd)
 {
-    AnnotateHooks hooks = { searched_hook, job };
+    AnnotateHooks hooks = { searched_hook, job, NULL };
     GameHeader h = { .number = g->number };
     char *text = NULL;
     size_t size = 0;
@@ -401,14 +397,33 @@ static void fill_settings(const AnnotateOptions *o, const char *annotator, Annot
     s->limits.move_time = o->movetime_ms;
     s->limits.nodes = (uint64_t)o->nodes;
     s->limits.depth = (int)o->depth;
+    s->looks_twice = o->second_look && annotate_second_look_limits(&s->limits, &s->second_look);
     memcpy(s->sides, o->sides, sizeof s->sides);
     s->annotator = annotator;
+}
+
+/* The Annotator tag: "bachess, 200000 nodes a position, 1000000 on a second look". */
+static void describe_budget(const AnnotateSettings *s, char *out, size_t size)
+{
+    const SearchLimits *first = &s->limits, *second = &s->second_look;
+    int length;
+    if (first->move_time)
+        length = snprintf(out, size, "bachess, %lld ms a position", (long long)first->move_time);
+    else if (first->depth)
+        length = snprintf(out, size, "bachess, depth %d a position", first->depth);
+    else
+        length = snprintf(out, size, "bachess, %llu nodes a position", (unsigned long long)first->nodes);
+    if (!s->looks_twice || length < 0 || (size_t)length >= size)
+        return;
+    if (first->depth)
+        snprintf(out + length, size - (size_t)length, ", depth %d on a second look", second->depth);
+    else
+        snprintf(out + length, size - (size_t)length, ", %llu on a second look", (unsigned long long)second->nodes);
 }
 
 static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
 {
     char annotator[96];
-    describe_limit(o, annotator, sizeof annotator);
     _Atomic long *searched = mmap(NULL, sizeof *searched, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (searched == MAP_FAILED) {
         fprintf(stderr, "annotate: cannot share the progress counter: %s\n", strerror(errno));
@@ -417,6 +432,7 @@ static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
     atomic_store(searched, 0);
     Job job = { .options = o, .positions_searched = searched };
     fill_settings(o, annotator, &job.settings);
+    describe_budget(&job.settings, annotator, sizeof annotator);
 
     char *table_text = NULL;
     size_t table_size = 0;

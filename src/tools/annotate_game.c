@@ -269,7 +269,8 @@ bool annotate_game(const PgnGame *g, const AnnotateSettings *settings, const Ann
                    GameReport *report)
 {
     PositionVerdict *p = malloc(sizeof *p * (size_t)(g->move_count + 1));
-    bool ok = p && annotate_search_game(g, &settings->limits, hooks, p);
+    bool ok = p && annotate_search_game(g, &settings->limits, settings->looks_twice ? &settings->second_look : NULL,
+                                         hooks, p);
     if (ok) {
         fill_report(g, p, settings, report);
         ok = write_game(out, g, p, settings, report);

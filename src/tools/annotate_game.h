@@ -28,6 +28,8 @@
 
 typedef struct {
     SearchLimits limits;      /* the search of each position */
+    SearchLimits second_look; /* of a position looked at again (annotate_search.h) */
+    bool looks_twice;         /* false: no second look */
     bool sides[COLOR_NB];     /* whose moves get marks, lines and the tags */
     const char *annotator;    /* the Annotator tag */
 } AnnotateSettings;

@@ -1,11 +1,13 @@
 /* annotate_search.c — every position of a game searched (see annotate_search.h). */
 #include "tools/annotate_search.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
 #include "movegen.h"
 #include "score.h"
+#include "tools/accuracy.h"
 #include "tools/workers.h"
 #include "tt.h" /* BOUND_EXACT */
 
@@ -98,22 +100,88 @@ static bool set_game_position(const PgnGame *g, int plies)
     return true;
 }
 
+bool annotate_second_look_limits(const SearchLimits *first, SearchLimits *second)
+{
+    *second = *first;
+    if (first->move_time > 0)
+        return false;
+    if (first->nodes > 0)
+        second->nodes = first->nodes * SECOND_LOOK_NODES_FACTOR;
+    if (first->depth > 0)
+        second->depth = first->depth + SECOND_LOOK_EXTRA_DEPTH < MAX_PLY ? first->depth + SECOND_LOOK_EXTRA_DEPTH
+                                                                       : MAX_PLY - 1;
+    return first->nodes > 0 || first->depth > 0;
+}
+
+bool annotate_needs_second_look(int before, int after, Color mover)
+{
+    if (is_mate_score(before) || is_mate_score(after))
+        return false; /* a mate is judged by its own rule, not by the drop */
+    double lost = chances_lost(model_centipawns(before), model_centipawns(after), mover);
+    return lost >= SECOND_LOOK_LOW && lost < SECOND_LOOK_HIGH;
+}
+
+/* Which positions the second look searches again: both of each move near the
+ * blunder line that is not the engine's own choice (such a move is never
+ * marked), except a position whose score is not its own search's (a forced
+ * move, no legal move). False when there is none. */
+static bool choose_second_looks(const PgnGame *g, const PositionVerdict *p, Color first_mover, bool *again)
+{
+    bool any = false;
+    memset(again, 0, sizeof *again * (size_t)(g->move_count + 1));
+    for (int k = 1; k <= g->move_count; k++) {
+        Color mover = k % 2 == 1 ? first_mover : color_flip(first_mover);
+        const PositionVerdict *before = &p[k - 1], *after = &p[k];
+        if (before->best == MOVE_NONE || before->best == g->moves[k - 1]
+            || !annotate_needs_second_look(before->score, after->score, mover))
+            continue;
+        again[k - 1] |= !before->forced;
+        again[k] |= !after->forced && after->best != MOVE_NONE;
+        any = true;
+    }
+    return any;
+}
+
+/* Searches the positions from the last to the first: all of them, or those
+ * `again` marks, whose verdicts are replaced. */
+static bool search_backwards(const PgnGame *g, const SearchLimits *limits, const bool *again,
+                             const AnnotateHooks *hooks, PositionVerdict *p)
+{
+    for (int k = g->move_count; k >= 0; k--) {
+        if (again && !again[k])
+            continue;
+        if (workers_should_stop() || !set_game_position(g, k) || !analyse_position(limits, &p[k]))
+            return false;
+        if (!again && hooks->searched)
+            hooks->searched(hooks->context);
+        if (again && hooks->looked_again)
+            hooks->looked_again(hooks->context, k);
+    }
+    score_forced_positions(p, g->move_count);
+    return true;
+}
+
 /* The positions are searched from the last to the first, with one hash table
  * for the game. What the later positions showed (a mate, a lost ending) is then
  * in the table when the moves that led to them are searched, so a move is
  * judged with what its consequences revealed. Searched forwards, the table
- * learns that only after the move was judged. */
-bool annotate_search_game(const PgnGame *g, const SearchLimits *limits, const AnnotateHooks *hooks, PositionVerdict *p)
+ * learns that only after the move was judged. The second look keeps the same
+ * table, so its deeper searches start from all that the first look found. */
+bool annotate_search_game(const PgnGame *g, const SearchLimits *limits, const SearchLimits *second,
+                          const AnnotateHooks *hooks, PositionVerdict *p)
 {
     /* Before the position: the FEN is read by the game's castling rules. */
     engine_set_chess960(g->chess960);
     engine_new_game(); /* the same analysis whichever games came before */
-    for (int k = g->move_count; k >= 0; k--) {
-        if (workers_should_stop() || !set_game_position(g, k) || !analyse_position(limits, &p[k]))
-            return false;
-        if (hooks->searched)
-            hooks->searched(hooks->context);
-    }
-    score_forced_positions(p, g->move_count);
-    return true;
+    if (!search_backwards(g, limits, NULL, hooks, p))
+        return false;
+    if (!second)
+        return true;
+    Color first_mover = engine_board()->side; /* the first look ended at position 0 */
+    bool *again = malloc(sizeof *again * (size_t)(g->move_count + 1));
+    bool ok = again != NULL;
+    if (ok && choose_second_looks(g, p, first_mover, again))
+        ok = search_backwards(g, second, again, hooks, p);
+    free(again);
+    return ok;
 }

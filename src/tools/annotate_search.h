@@ -10,6 +10,14 @@
  * there. A position with one legal move takes the score of the next (the
  * move is forced); a position without one is mate or stalemate, scored by
  * the rules.
+ *
+ * Then the second look: a move whose loss of winning chances on that first
+ * look lies near the blunder line, in [SECOND_LOOK_LOW, SECOND_LOOK_HIGH),
+ * has the positions before and after it searched again with a bigger
+ * budget (annotate_second_look_limits), and their scores and lines are the
+ * second search's. One search's score is a few hundredths of winning
+ * chances off either way, and near the line that decides the mark
+ * (docs/annotate.md, "The second look").
  */
 #include <stdbool.h>
 
@@ -29,14 +37,34 @@ typedef struct {
     bool mated;
 } PositionVerdict;
 
-/* Called after each position searched (progress). */
+/* The second look's band of the mover's loss of winning chances (on the
+ * model's scale, tools/accuracy.h), around the blunder line of 0.3, and its
+ * budget: SECOND_LOOK_NODES_FACTOR times the nodes, or SECOND_LOOK_EXTRA_DEPTH
+ * more plies. */
+#define SECOND_LOOK_LOW 0.15
+#define SECOND_LOOK_HIGH 0.5
+enum { SECOND_LOOK_NODES_FACTOR = 5, SECOND_LOOK_EXTRA_DEPTH = 2 };
+
+/* Called after each position searched (progress), and after each position
+ * searched again on the second look (may be NULL). */
 typedef struct {
     void (*searched)(void *context);
     void *context;
+    void (*looked_again)(void *context, int position);
 } AnnotateHooks;
 
+/* The limits of the second look after a first look with `first`: false
+ * when there is none, for a time limit (--movetime is the time a position
+ * gets, and a user who sets it expects the run to take that long). */
+bool annotate_second_look_limits(const SearchLimits *first, SearchLimits *second);
+
+/* Whether a move from a position scored `before` to one scored `after`
+ * (engine scores, White's side) by `mover` is looked at again. */
+bool annotate_needs_second_look(int before, int after, Color mover);
+
 /* Fills p[0 .. g->move_count] with the engine (set up by the caller: one
- * thread, no book). False when stopped (workers_should_stop,
- * tools/workers.h) or when the game's position cannot be set. */
-bool annotate_search_game(const PgnGame *g, const SearchLimits *limits, const AnnotateHooks *hooks,
-                          PositionVerdict *p);
+ * thread, no book); `second` is the second look's limits, NULL for none.
+ * False when stopped (workers_should_stop, tools/workers.h) or when the
+ * game's position cannot be set. */
+bool annotate_search_game(const PgnGame *g, const SearchLimits *limits, const SearchLimits *second,
+                          const AnnotateHooks *hooks, PositionVerdict *p);

@@ -25,11 +25,13 @@ enum {
      * review is the command's. About 0.1 s of CPU a position on the 2-core
      * development machine, release build (docs/web.md). */
     REVIEW_NODES = 200000,
-    REVIEW_NODES_MAX = 100000000, /* --review-nodes at most: about a minute a position */
+    REVIEW_NODES_MAX = 100000000, /* --review-nodes at most: about a minute a position, each look */
     REVIEW_SECONDS_MAX = 86400,   /* --review-seconds at most */
     /* The child's time unless `--review-seconds` says otherwise:
      * REVIEW_SECONDS_START, and each position's nodes at
-     * REVIEW_NODES_PER_SECOND_MIN; then it is killed. A bound on a child
+     * REVIEW_NODES_PER_SECOND_MIN, six times over for a position that may
+     * get a second look with five times the nodes (web_review.c); then it
+     * is killed. A bound on a child
      * that hangs, not on a slow one. Measured worst cases
      * (tests/web_server_test.py, 7 positions, the child's start included):
      * 71,000 nodes a second on the release build beside stress-ng --cpu 2
@@ -38,7 +40,8 @@ enum {
      * worst, 4,100 nodes a second with the machine's load average at 26
      * (5,000 nodes a position), is still within REVIEW_SECONDS_START for
      * the tests' games (2,000 nodes a position, 8 positions: about 4 s of
-     * 13.2). The child starts in 0.13 s (sanitizer build, loaded). */
+     * 13.2, measured before the second look, whose worst case and limit are
+     * six times these). The child starts in 0.13 s (sanitizer build, loaded). */
     REVIEW_SECONDS_START = 10,
     REVIEW_NODES_PER_SECOND_MIN = 5000,
     /* The annotated PGN read back at most: a game of the longest request
