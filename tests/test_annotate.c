@@ -18,6 +18,7 @@
 #include "options.h"
 #include "tools/annotate.h"
 #include "tools/annotate_search.h"
+#include "web/web_review.h"
 
 static void setup(void)
 {
@@ -330,6 +331,7 @@ Test(annotate, second_look_has_five_times_the_nodes_or_two_more_plies)
     timeman_init_limits(&first);
     first.move_time = 100;
     cr_assert_not(annotate_second_look_limits(&first, &second), "--movetime is the time a position gets");
+    cr_assert_eq(REVIEW_NODES_WORST_FACTOR, 1 + SECOND_LOOK_NODES_FACTOR, "the web review's time limit counts it");
 }
 
 /* Game 1 of data/annotate/blunder-games.pgn: Stockfish at UCI_Elo 1350 and 1500. */

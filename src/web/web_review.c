@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "timer.h"
-#include "tools/annotate_search.h" /* SECOND_LOOK_NODES_FACTOR */
 
 extern char **environ;
 
@@ -43,9 +42,7 @@ static int64_t deadline_ms(int plies)
     int64_t positions = plies + 1;
     if (time_limit_seconds > 0)
         return time_now_ms() + 1000 * (int64_t)time_limit_seconds;
-    /* At worst every position is searched twice: at the nodes, then with the
-     * second look's (tools/annotate_search.h). */
-    int64_t nodes = positions * nodes_per_position * (1 + SECOND_LOOK_NODES_FACTOR);
+    int64_t nodes = positions * nodes_per_position * REVIEW_NODES_WORST_FACTOR;
     return time_now_ms() + 1000 * (int64_t)REVIEW_SECONDS_START + nodes * 1000 / REVIEW_NODES_PER_SECOND_MIN;
 }
 

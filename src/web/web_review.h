@@ -29,9 +29,8 @@ enum {
     REVIEW_SECONDS_MAX = 86400,   /* --review-seconds at most */
     /* The child's time unless `--review-seconds` says otherwise:
      * REVIEW_SECONDS_START, and each position's nodes at
-     * REVIEW_NODES_PER_SECOND_MIN, six times over for a position that may
-     * get a second look with five times the nodes (web_review.c); then it
-     * is killed. A bound on a child
+     * REVIEW_NODES_PER_SECOND_MIN, REVIEW_NODES_WORST_FACTOR times over;
+     * then it is killed. A bound on a child
      * that hangs, not on a slow one. Measured worst cases
      * (tests/web_server_test.py, 7 positions, the child's start included):
      * 71,000 nodes a second on the release build beside stress-ng --cpu 2
@@ -43,6 +42,11 @@ enum {
      * 13.2, measured before the second look, whose worst case and limit are
      * six times these). The child starts in 0.13 s (sanitizer build, loaded). */
     REVIEW_SECONDS_START = 10,
+    /* A position's nodes at worst, in the nodes asked for: the first look,
+     * and a second look with five times the nodes (`bachess annotate`,
+     * docs/annotate.md; a front end includes no tool's header, so
+     * tests/test_annotate.c checks that the two agree). */
+    REVIEW_NODES_WORST_FACTOR = 6,
     REVIEW_NODES_PER_SECOND_MIN = 5000,
     /* The annotated PGN read back at most: a game of the longest request
      * (WEB_BODY_MAX, about 800 plies) is about a tenth of it. */
