@@ -392,3 +392,22 @@ Test(annotate, second_look_searches_again_both_positions_of_each_move_near_the_l
     }
     pgn_close(r);
 }
+
+static Color first_mover_of(const char *pgn)
+{
+    PgnReader *r = pgn_open_text(pgn, strlen(pgn));
+    const PgnGame *g;
+    PgnError pgn_error;
+    cr_assert_eq(pgn_next(r, &g, &pgn_error), PGN_GAME);
+    Color first = annotate_first_mover(g);
+    pgn_close(r);
+    return first;
+}
+
+Test(annotate, first_mover_comes_from_the_start_position)
+{
+    cr_expect_eq(first_mover_of("[Result \"*\"]\n\n1. e4 e5 *\n"), WHITE);
+    cr_expect_eq(first_mover_of("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\"]\n[Result \"*\"]\n\n1... Kd7 2. e4 *\n"),
+                 BLACK);
+    cr_expect_eq(first_mover_of(WEAK_GAME), WHITE);
+}

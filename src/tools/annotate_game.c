@@ -222,12 +222,6 @@ static void write_move(GameWriter *w, int k, Move m)
         write_variation(&w->line, w->before, w->scratch, before->line, before->line_length);
 }
 
-static Color fen_side_to_move(const char *fen)
-{
-    const char *space = strchr(fen, ' ');
-    return space && space[1] == 'b' ? BLACK : WHITE;
-}
-
 static void fill_report(const PgnGame *g, const PositionVerdict *p, const AnnotateSettings *s, GameReport *r)
 {
     int *scores = malloc(sizeof *scores * (size_t)(g->move_count + 1));
@@ -235,7 +229,7 @@ static void fill_report(const PgnGame *g, const PositionVerdict *p, const Annota
     r->plies = g->move_count;
     for (int k = 0; scores && k <= g->move_count; k++)
         scores[k] = model_centipawns(p[k].score);
-    Color first = fen_side_to_move(g->fen);
+    Color first = annotate_first_mover(g);
     if (scores) {
         game_accuracy(scores, g->move_count, first, r->accuracy);
         average_centipawn_loss(scores, g->move_count, first, r->acpl);

@@ -161,6 +161,12 @@ static bool search_backwards(const PgnGame *g, const SearchLimits *limits, const
     return true;
 }
 
+Color annotate_first_mover(const PgnGame *g)
+{
+    const char *space = strchr(g->fen, ' ');
+    return space && space[1] == 'b' ? BLACK : WHITE;
+}
+
 /* The positions are searched from the last to the first, with one hash table
  * for the game. What the later positions showed (a mate, a lost ending) is then
  * in the table when the moves that led to them are searched, so a move is
@@ -177,10 +183,9 @@ bool annotate_search_game(const PgnGame *g, const SearchLimits *limits, const Se
         return false;
     if (!second)
         return true;
-    Color first_mover = engine_board()->side; /* the first look ended at position 0 */
     bool *again = malloc(sizeof *again * (size_t)(g->move_count + 1));
     bool ok = again != NULL;
-    if (ok && choose_second_looks(g, p, first_mover, again))
+    if (ok && choose_second_looks(g, p, annotate_first_mover(g), again))
         ok = search_backwards(g, second, again, hooks, p);
     free(again);
     return ok;

@@ -62,6 +62,9 @@ bool annotate_second_look_limits(const SearchLimits *first, SearchLimits *second
  * (engine scores, White's side) by `mover` is looked at again. */
 bool annotate_needs_second_look(int before, int after, Color mover);
 
+/* Who makes the game's first move, by its starting position. */
+Color annotate_first_mover(const PgnGame *g);
+
 /* Fills p[0 .. g->move_count] with the engine (set up by the caller: one
  * thread, no book); `second` is the second look's limits, NULL for none.
  * False when stopped (workers_should_stop, tools/workers.h) or when the
