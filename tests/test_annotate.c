@@ -349,13 +349,15 @@ static void record_second_look(void *context, int position)
     looked[position] = true;
 }
 
-/* The positions the second look should search again, from the first look's verdicts. */
-static int expected_second_looks(const PgnGame *g, const PositionVerdict *p, bool *expected)
+/* The positions the second look should search again, from the first look's
+ * verdicts, for the moves of the sides judged. */
+static int expected_second_looks(const PgnGame *g, const PositionVerdict *p, const bool judged[COLOR_NB],
+                                 bool *expected)
 {
     int count = 0;
     for (int k = 1; k <= g->move_count; k++) {
         Color mover = k % 2 == 1 ? WHITE : BLACK; /* the game starts with White to move */
-        if (p[k - 1].best == MOVE_NONE || p[k - 1].best == g->moves[k - 1]
+        if (!judged[mover] || p[k - 1].best == MOVE_NONE || p[k - 1].best == g->moves[k - 1]
             || !annotate_needs_second_look(p[k - 1].score, p[k].score, mover))
             continue;
         expected[k - 1] |= !p[k - 1].forced;
@@ -363,6 +365,25 @@ static int expected_second_looks(const PgnGame *g, const PositionVerdict *p, boo
         count++;
     }
     return count;
+}
+
+/* With `judged` sides, the positions searched again are exactly both of
+ * each of their moves near the line; every other keeps its first look. */
+static void check_second_look(const PgnGame *g, const SearchLimits *limits, const SearchLimits *second,
+                              const PositionVerdict *first_look, const bool judged[COLOR_NB])
+{
+    PositionVerdict looked_twice[128];
+    bool expected[128] = { false }, looked[128] = { false };
+    cr_assert_gt(expected_second_looks(g, first_look, judged, expected), 0,
+                 "no move near the line for sides %d/%d: pick another game", judged[WHITE], judged[BLACK]);
+    cr_assert(annotate_search_game(g, limits, second, judged, &(AnnotateHooks){ NULL, looked, record_second_look },
+                                   looked_twice));
+    for (int k = 0; k <= g->move_count; k++) {
+        cr_expect_eq(looked[k], expected[k], "sides %d/%d, position %d: searched again %d, expected %d",
+                     judged[WHITE], judged[BLACK], k, looked[k], expected[k]);
+        if (!expected[k] && !first_look[k].forced) /* a forced move's score is the next position's */
+            cr_expect_eq(looked_twice[k].score, first_look[k].score, "position %d changed without a second look", k);
+    }
 }
 
 Test(annotate, second_look_searches_again_both_positions_of_each_move_near_the_line)
@@ -378,18 +399,14 @@ Test(annotate, second_look_searches_again_both_positions_of_each_move_near_the_l
     limits.nodes = 5000;
     cr_assert(annotate_second_look_limits(&limits, &second));
 
-    PositionVerdict first_look[128], looked_twice[128];
-    bool expected[128] = { false }, looked[128] = { false };
+    static const bool BOTH[COLOR_NB] = { true, true }, WHITE_ONLY[COLOR_NB] = { true, false },
+                      BLACK_ONLY[COLOR_NB] = { false, true };
+    PositionVerdict first_look[128];
     cr_assert_lt(g->move_count, 128);
-    cr_assert(annotate_search_game(g, &limits, NULL, &(AnnotateHooks){ NULL, NULL, NULL }, first_look));
-    cr_assert_gt(expected_second_looks(g, first_look, expected), 0, "no move near the line: pick another game");
-    cr_assert(annotate_search_game(g, &limits, &second, &(AnnotateHooks){ NULL, looked, record_second_look },
-                                   looked_twice));
-    for (int k = 0; k <= g->move_count; k++) {
-        cr_expect_eq(looked[k], expected[k], "position %d: searched again %d, expected %d", k, looked[k], expected[k]);
-        if (!expected[k] && !first_look[k].forced) /* a forced move's score is the next position's */
-            cr_expect_eq(looked_twice[k].score, first_look[k].score, "position %d changed without a second look", k);
-    }
+    cr_assert(annotate_search_game(g, &limits, NULL, BOTH, &(AnnotateHooks){ NULL, NULL, NULL }, first_look));
+    check_second_look(g, &limits, &second, first_look, BOTH);
+    check_second_look(g, &limits, &second, first_look, WHITE_ONLY); /* --side white */
+    check_second_look(g, &limits, &second, first_look, BLACK_ONLY);
     pgn_close(r);
 }
 

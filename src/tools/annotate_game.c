@@ -264,7 +264,7 @@ bool annotate_game(const PgnGame *g, const AnnotateSettings *settings, const Ann
 {
     PositionVerdict *p = malloc(sizeof *p * (size_t)(g->move_count + 1));
     bool ok = p && annotate_search_game(g, &settings->limits, settings->looks_twice ? &settings->second_look : NULL,
-                                         hooks, p);
+                                         settings->sides, hooks, p);
     if (ok) {
         fill_report(g, p, settings, report);
         ok = write_game(out, g, p, settings, report);

@@ -122,17 +122,18 @@ bool annotate_needs_second_look(int before, int after, Color mover)
 }
 
 /* Which positions the second look searches again: both of each move near the
- * blunder line that is not the engine's own choice (such a move is never
- * marked), except a position whose score is not its own search's (a forced
- * move, no legal move). False when there is none. */
-static bool choose_second_looks(const PgnGame *g, const PositionVerdict *p, Color first_mover, bool *again)
+ * blunder line by a side being judged that is not the engine's own choice
+ * (such a move is never marked), except a position whose score is not its
+ * own search's (a forced move, no legal move). False when there is none. */
+static bool choose_second_looks(const PgnGame *g, const PositionVerdict *p, const bool judged[COLOR_NB], bool *again)
 {
     bool any = false;
+    Color first_mover = annotate_first_mover(g);
     memset(again, 0, sizeof *again * (size_t)(g->move_count + 1));
     for (int k = 1; k <= g->move_count; k++) {
         Color mover = k % 2 == 1 ? first_mover : color_flip(first_mover);
         const PositionVerdict *before = &p[k - 1], *after = &p[k];
-        if (before->best == MOVE_NONE || before->best == g->moves[k - 1]
+        if (!judged[mover] || before->best == MOVE_NONE || before->best == g->moves[k - 1]
             || !annotate_needs_second_look(before->score, after->score, mover))
             continue;
         again[k - 1] |= !before->forced;
@@ -174,7 +175,7 @@ Color annotate_first_mover(const PgnGame *g)
  * learns that only after the move was judged. The second look keeps the same
  * table, so its deeper searches start from all that the first look found. */
 bool annotate_search_game(const PgnGame *g, const SearchLimits *limits, const SearchLimits *second,
-                          const AnnotateHooks *hooks, PositionVerdict *p)
+                          const bool judged[COLOR_NB], const AnnotateHooks *hooks, PositionVerdict *p)
 {
     /* Before the position: the FEN is read by the game's castling rules. */
     engine_set_chess960(g->chess960);
@@ -185,7 +186,7 @@ bool annotate_search_game(const PgnGame *g, const SearchLimits *limits, const Se
         return true;
     bool *again = malloc(sizeof *again * (size_t)(g->move_count + 1));
     bool ok = again != NULL;
-    if (ok && choose_second_looks(g, p, annotate_first_mover(g), again))
+    if (ok && choose_second_looks(g, p, judged, again))
         ok = search_backwards(g, second, again, hooks, p);
     free(again);
     return ok;

@@ -66,8 +66,9 @@ bool annotate_needs_second_look(int before, int after, Color mover);
 Color annotate_first_mover(const PgnGame *g);
 
 /* Fills p[0 .. g->move_count] with the engine (set up by the caller: one
- * thread, no book); `second` is the second look's limits, NULL for none.
+ * thread, no book); `second` is the second look's limits, NULL for none,
+ * and it looks again only at the moves of the sides `judged` (--side).
  * False when stopped (workers_should_stop, tools/workers.h) or when the
  * game's position cannot be set. */
 bool annotate_search_game(const PgnGame *g, const SearchLimits *limits, const SearchLimits *second,
-                          const AnnotateHooks *hooks, PositionVerdict *p);
+                          const bool judged[COLOR_NB], const AnnotateHooks *hooks, PositionVerdict *p);
