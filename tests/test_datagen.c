@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -726,4 +727,51 @@ Test(datagen, soft_node_limit_ends_with_a_whole_iteration)
         cr_assert_eq(soft.best, fixed.best, "%s: another move than the depth-%d search's", fens[i], d);
         cr_assert_eq(soft.nodes, fixed.nodes, "%s: another tree than the depth-%d search's", fens[i], d);
     }
+}
+
+/* The run's cost line: its parts and its counts. */
+typedef struct {
+    long long nodes, kept, passed, openings;
+    double per_position, kept_share, passed_share, opening_share, past_soft_share;
+} CostLine;
+
+static CostLine cost_of_run(const char *workers, long *records)
+{
+    char path[64], err[4096];
+    temp_path(path, sizeof path, "");
+    char *argv[] = { "--out", path, "--games", "4", "--nodes", "400", "--seed", "11", "--threads", (char *)workers };
+    cr_assert_eq(datagen_catching_stderr(sizeof argv / sizeof *argv, argv, err, sizeof err), 0, "%s", err);
+    *records = file_size(path) / PACKED_POSITION_SIZE;
+    unlink(path);
+    CostLine c = { 0 };
+    for (const char *line = strstr(err, "datagen: "); line; line = strstr(line + 1, "datagen: "))
+        if (sscanf(line,
+                   "datagen: %lld nodes, %lf a position written: %lf %% in %lld positions written, "
+                   "%lf %% in %lld passed over, %lf %% in %lld opening checks; %lf %% past the soft limit",
+                   &c.nodes, &c.per_position, &c.kept_share, &c.kept, &c.passed_share, &c.passed,
+                   &c.opening_share, &c.openings, &c.past_soft_share) == 9)
+            return c;
+    cr_assert_fail("no cost line in: %s", err);
+    return c;
+}
+
+Test(datagen, the_cost_line_adds_up_and_is_the_same_for_any_workers)
+{
+    long records, records_two;
+    CostLine one = cost_of_run("1", &records), two = cost_of_run("2", &records_two);
+    cr_assert_eq(one.kept, records, "%lld positions written by the cost line, %ld in the file", one.kept, records);
+    cr_assert_gt(one.passed, 0, "four games without a capture, check or promotion");
+    cr_assert_geq(one.openings, 4, "one opening check a game at least");
+    cr_assert_geq(one.nodes, one.kept + one.passed + one.openings, "a search visits one node at least");
+    double parts = one.kept_share + one.passed_share + one.opening_share;
+    cr_assert(parts > 99.8 && parts < 100.2, "the shares add up to %.1f %%", parts);
+    cr_assert(one.past_soft_share > 0 && one.past_soft_share < one.kept_share + one.passed_share);
+    cr_assert(fabs(one.per_position * (double)one.kept - (double)one.nodes) <= (double)one.kept,
+              "%.0f nodes a position, %lld positions, %lld nodes", one.per_position, one.kept, one.nodes);
+    /* The same games, whichever worker played them: the parent adds up every game's cost. */
+    cr_assert_eq(one.nodes, two.nodes, "1 and 2 workers searched %lld and %lld nodes", one.nodes, two.nodes);
+    cr_assert_eq(one.kept, two.kept);
+    cr_assert_eq(one.passed, two.passed);
+    cr_assert_eq(one.openings, two.openings);
+    cr_assert_eq(records, records_two);
 }

@@ -58,7 +58,8 @@ void datagen_usage(FILE *out)
     fputs("usage: bachess datagen --out FILE [options]\n"
           "  self-play games for NNUE training data: 32-byte records appended to FILE\n"
           "  (format: docs/datagen.md). SIGINT (Ctrl-C) or SIGTERM stops the workers' searches at\n"
-          "  once; the games finished before the first unfinished one are written, whole.\n"
+          "  once; the games finished before the first unfinished one are written, whole. The last\n"
+          "  line says where the nodes went: positions written, passed over, opening checks.\n"
           "  --out FILE            output file, appended to (required)\n"
           "  --games N             games to play (default 0: until stopped)\n"
           "  --nodes N             soft node limit a move (default 5000): no new iteration of the\n"
@@ -280,6 +281,7 @@ static void free_openings(Openings *o)
 typedef struct {
     int score; /* side to move's point of view */
     Move best;
+    int64_t nodes;
 } Verdict;
 
 static void keep_score(const SearchInfo *info, void *context)
@@ -298,12 +300,13 @@ static void keep_best(Move best, Move ponder, void *context)
  * ones (cut wherever the count falls). */
 static Verdict search_nodes(uint64_t soft, uint64_t hard)
 {
-    Verdict v = { 0, MOVE_NONE };
+    Verdict v = { 0, MOVE_NONE, 0 };
     SearchLimits limits;
     timeman_init_limits(&limits);
     limits.soft_nodes = soft;
     limits.nodes = hard;
     workers_search(&limits, (SearchReport){ keep_score, keep_best, &v });
+    v.nodes = (int64_t)engine_last_nodes();
     return v;
 }
 
@@ -321,7 +324,7 @@ typedef struct {
 
 /* Sets the engine to an opening: a line of the file (or the start) and
  * random plies, redrawn while the game is over or the score is absurd. */
-static bool start_game(const DatagenOptions *o, const Openings *openings, uint64_t *rng)
+static bool start_game(const DatagenOptions *o, const Openings *openings, uint64_t *rng, DatagenCost *cost)
 {
     char error[128];
     for (int attempt = 0; attempt < MAX_OPENING_TRIES; attempt++) {
@@ -340,6 +343,8 @@ static bool start_game(const DatagenOptions *o, const Openings *openings, uint64
             continue;
         engine_new_game();
         Verdict v = search_nodes(0, (uint64_t)o->opening_nodes);
+        cost->opening_nodes += v.nodes;
+        cost->openings++;
         if (v.best != MOVE_NONE && abs(v.score) <= o->opening_max_cp)
             return true;
     }
@@ -391,12 +396,24 @@ static void add_position(GameRecord *g, const PackedPosition *p)
 
 typedef enum { GAME_PLAYED, GAME_NO_OPENING, GAME_ABANDONED } GameOutcome;
 
-/* Plays game `index`; its quiet positions go to `g` with the result. */
-static GameOutcome play_game(const DatagenOptions *o, const Openings *openings, long index, GameRecord *g)
+/* Counts a game move's search: written or passed over, and its nodes past the soft limit. */
+static void count_move(DatagenCost *cost, const Verdict *v, bool kept, int soft_nodes)
+{
+    *(kept ? &cost->kept_nodes : &cost->passed_nodes) += v->nodes;
+    *(kept ? &cost->kept : &cost->passed) += 1;
+    if (v->nodes > soft_nodes)
+        cost->past_soft_nodes += v->nodes - soft_nodes;
+}
+
+/* Plays game `index`; its quiet positions go to `g` with the result, and
+ * what its searches cost to `cost`. */
+static GameOutcome play_game(const DatagenOptions *o, const Openings *openings, long index, GameRecord *g,
+                             DatagenCost *cost)
 {
     uint64_t rng = o->seed * 0x2545F4914F6CDD1DULL ^ (uint64_t)index * 0x9E3779B97F4A7C15ULL;
     g->count = 0;
-    if (!start_game(o, openings, &rng))
+    *cost = (DatagenCost){ 0 };
+    if (!start_game(o, openings, &rng, cost))
         return GAME_NO_OPENING;
     engine_new_game();
     Adjudicator adj = { 0, 0, 0 };
@@ -411,7 +428,9 @@ static GameOutcome play_game(const DatagenOptions *o, const Openings *openings, 
         if (v.best == MOVE_NONE)
             break;
         int white_score = b->side == WHITE ? v.score : -v.score;
-        if (datagen_keeps_position(b, v.best, v.score)) {
+        bool keep = datagen_keeps_position(b, v.best, v.score);
+        count_move(cost, &v, keep, o->nodes);
+        if (keep) {
             PackedPosition p;
             packed_position_write(&p, b, white_score, 1); /* the result is filled in at the end */
             add_position(g, &p);
@@ -432,6 +451,7 @@ static GameOutcome play_game(const DatagenOptions *o, const Openings *openings, 
 typedef struct {
     int64_t index;
     int32_t count, played;
+    DatagenCost cost;
 } GameHeader;
 
 static bool set_engine_option(const char *assignment)
@@ -474,11 +494,12 @@ static void play_games(int worker, int fd, void *context)
     const Openings *openings = job->openings;
     GameRecord g = { 0 };
     for (long index = worker; !workers_should_stop() && (o->games == 0 || index < o->games); index += o->workers) {
-        GameOutcome outcome = play_game(o, openings, index, &g);
+        DatagenCost cost;
+        GameOutcome outcome = play_game(o, openings, index, &g, &cost);
         if (outcome == GAME_ABANDONED)
             break;
         bool played = outcome == GAME_PLAYED;
-        GameHeader h = { index, played ? g.count : 0, played };
+        GameHeader h = { index, played ? g.count : 0, played, cost };
         if (!pipe_write_all(fd, &h, sizeof h)
             || !pipe_write_all(fd, g.positions, sizeof *g.positions * (size_t)h.count))
             break;
@@ -497,12 +518,47 @@ static void report(long games, long positions, int64_t start, const DatagenOptio
             positions, rate, rate * 3600, eta, final ? "\n" : "   ");
 }
 
+void datagen_cost_add(DatagenCost *sum, const DatagenCost *part)
+{
+    sum->opening_nodes += part->opening_nodes;
+    sum->kept_nodes += part->kept_nodes;
+    sum->passed_nodes += part->passed_nodes;
+    sum->past_soft_nodes += part->past_soft_nodes;
+    sum->openings += part->openings;
+    sum->kept += part->kept;
+    sum->passed += part->passed;
+}
+
+static double percent(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+void datagen_cost_line(const DatagenCost *c, char *out, size_t size)
+{
+    int64_t all = c->opening_nodes + c->kept_nodes + c->passed_nodes;
+    snprintf(out, size,
+             "datagen: %lld nodes, %.0f a position written: %.1f %% in %lld positions written, "
+             "%.1f %% in %lld passed over, %.1f %% in %lld opening checks; %.1f %% past the soft limit",
+             (long long)all, c->kept > 0 ? (double)all / (double)c->kept : 0.0, percent(c->kept_nodes, all),
+             (long long)c->kept, percent(c->passed_nodes, all), (long long)c->passed, percent(c->opening_nodes, all),
+             (long long)c->openings, percent(c->past_soft_nodes, all));
+}
+
+static void report_cost(const DatagenCost *cost)
+{
+    char line[400];
+    datagen_cost_line(cost, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
+}
+
 /* The parent: reads each game from the worker that played it, in game order,
  * and appends it to the file; stops at the first game that never came. */
 static int write_games(const DatagenOptions *o, const int *fds, FILE *out)
 {
     int64_t start = time_now_ms(), last_report = start;
     long games = 0, positions = 0;
+    DatagenCost cost = { 0 };
     PackedPosition *buffer = NULL;
     size_t buffer_size = 0;
     int status = 0;
@@ -523,12 +579,14 @@ static int write_games(const DatagenOptions *o, const int *fds, FILE *out)
         }
         games += h.played;
         positions += h.count;
+        datagen_cost_add(&cost, &h.cost);
         if (time_now_ms() - last_report >= 2000) {
             report(games, positions, start, o, false);
             last_report = time_now_ms();
         }
     }
     report(games, positions, start, o, true);
+    report_cost(&cost);
     free(buffer);
     return status;
 }
@@ -557,8 +615,9 @@ int datagen_genfens(int argc, char **argv)
     }
     uint64_t rng = (uint64_t)seed * 0x2545F4914F6CDD1DULL ^ 0x9E3779B97F4A7C15ULL;
     int status = 0;
+    DatagenCost cost = { 0 }; /* not reported: genfens plays no game */
     for (long i = 0; i < count; i++) {
-        if (!start_game(&o, &openings, &rng)) {
+        if (!start_game(&o, &openings, &rng, &cost)) {
             fprintf(stderr, "genfens: no playable opening in %d tries\n", MAX_OPENING_TRIES);
             status = 1;
             break;

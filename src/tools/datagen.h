@@ -26,6 +26,8 @@
  * written.
  */
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "board.h"
@@ -41,6 +43,20 @@ int datagen_command(int argc, char **argv);
  * beyond 1000 cp after a 5,000-node search). The same seed gives the same
  * openings. Returns the process exit status. */
 int datagen_genfens(int argc, char **argv);
+
+/* Where a run's nodes went, summed over its games; the run's last line
+ * on stderr (datagen_cost_line) says it (docs/datagen.md, "Where the nodes go"). */
+typedef struct {
+    int64_t opening_nodes;   /* the openings' score checks, redraws included */
+    int64_t kept_nodes;      /* the searches of positions written */
+    int64_t passed_nodes;    /* the searches of positions the filter passed over */
+    int64_t past_soft_nodes; /* of the two above: nodes past the soft limit, in the last iteration */
+    int64_t openings;        /* opening searches, one a draw */
+    int64_t kept, passed;    /* positions written and passed over */
+} DatagenCost;
+
+void datagen_cost_add(DatagenCost *sum, const DatagenCost *part);
+void datagen_cost_line(const DatagenCost *c, char *out, size_t size);
 
 /* ---- the parts below are separate for the tests ---- */
 
