@@ -27,6 +27,8 @@ speed):
      without a complaint (and complains of it once the tag is gone: it does
      judge the castling); a game of another variant is reported with its
      number and passed over.
+  8. The progress line: its last one counts every position of the games, and
+     the positions looked at again, which --no-second-look leaves out.
 The last line is "N passed, N failed"; the exit status is 1 on a failure.
 """
 import os
@@ -217,6 +219,26 @@ def run_checks(tmp):
 
     # 7: Chess960
     chess960_checks(tmp)
+
+    # 8: the progress line
+    progress_checks(tmp)
+
+
+def progress_checks(tmp):
+    """The first three games of the blunder benchmark: moves near the line, so second looks."""
+    with open(os.path.join(DATA, "annotate", "blunder-games.pgn")) as f:
+        games = f.read().split("[Event ")[1:4]
+    path = os.path.join(tmp, "three.pgn")
+    with open(path, "w") as f:
+        f.write("".join("[Event " + g for g in games))
+    for args, second in ((["--nodes", "20000"], True), (["--nodes", "20000", "--no-second-look"], False)):
+        r = annotate([path, "--out", os.path.join(tmp, "three-out.pgn")] + args)
+        last = [line for line in r.stderr.splitlines() if line.startswith("annotate: [")][-1:]
+        whole = re.search(r"3/3 games, (\d+)/\1 positions(, (\d+) looked at again)?", last[0]) if last else None
+        check(r.returncode == 0 and whole is not None and (whole.group(3) is not None) == second
+              and (not second or int(whole.group(3)) > 0),
+              f"progress {' '.join(args)}: the last line counts every position"
+              f"{' and the positions looked at again' if second else ', and no second look'}", r.stderr)
 
 
 def chess960_checks(tmp):

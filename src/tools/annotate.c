@@ -197,15 +197,27 @@ typedef struct {
     char white[32], black[32], result[8];
 } GameHeader;
 
+/* What the progress line counts, shared by every process. */
+typedef struct {
+    _Atomic long positions_searched; /* on the first look */
+    _Atomic long looked_again;       /* positions searched again on a second look */
+} SharedCounts;
+
 typedef struct {
     const AnnotateOptions *options;
     AnnotateSettings settings;
-    _Atomic long *positions_searched; /* shared by every process */
+    SharedCounts *counts;
 } Job;
 
 static void searched_hook(void *context)
 {
-    atomic_fetch_add_explicit(((Job *)context)->positions_searched, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&((Job *)context)->counts->positions_searched, 1, memory_order_relaxed);
+}
+
+static void looked_again_hook(void *context, int position)
+{
+    (void)position;
+    atomic_fetch_add_explicit(&((Job *)context)->counts->looked_again, 1, memory_order_relaxed);
 }
 
 static void copy_tag(const PgnGame *g, const char *name, char *out, size_t size)
@@ -217,7 +229,7 @@ static void copy_tag(const PgnGame *g, const char *name, char *out, size_t size)
 /* Annotates one game and sends it; false when the worker should end. */
 static bool send_game(Job *job, const PgnGame *g, int fd)
 {
-    AnnotateHooks hooks = { searched_hook, job, NULL };
+    AnnotateHooks hooks = { searched_hook, job, looked_again_hook };
     GameHeader h = { .number = g->number };
     char *text = NULL;
     size_t size = 0;
@@ -262,7 +274,7 @@ typedef struct {
     bool tty;
     int games_done, games_total;
     long positions_total;
-    const _Atomic long *positions_searched;
+    const SharedCounts *counts;
 } Progress;
 
 static void show_progress(Progress *p, bool final)
@@ -271,7 +283,7 @@ static void show_progress(Progress *p, bool final)
     if (!final && now - p->last_shown < (p->tty ? PROGRESS_TTY_MS : PROGRESS_LOG_MS))
         return;
     p->last_shown = now;
-    long done = atomic_load(p->positions_searched);
+    long done = atomic_load(&p->counts->positions_searched), again = atomic_load(&p->counts->looked_again);
     double seconds = (double)(now - p->start) / 1000.0;
     char left[48] = "";
     if (done > 0 && done < p->positions_total) {
@@ -283,8 +295,12 @@ static void show_progress(Progress *p, bool final)
     for (int i = 0; i < width; i++)
         bar[i] = i < filled ? '#' : '.';
     bar[width] = '\0';
-    fprintf(stderr, "%sannotate: [%s] %d/%d games, %ld/%ld positions, %.0f s%s%s", p->tty ? "\r" : "", bar,
-            p->games_done, p->games_total, done, p->positions_total, seconds, left,
+    /* The second looks come at the end of each game: their count moves while the first look's stands still. */
+    char second[48] = "";
+    if (again > 0)
+        snprintf(second, sizeof second, ", %ld looked at again", again);
+    fprintf(stderr, "%sannotate: [%s] %d/%d games, %ld/%ld positions%s, %.0f s%s%s", p->tty ? "\r" : "", bar,
+            p->games_done, p->games_total, done, p->positions_total, second, seconds, left,
             !p->tty ? "\n" : final ? "\033[K\n" : "\033[K"); /* a shorter line clears the rest of the last */
 }
 
@@ -424,13 +440,14 @@ static void describe_budget(const AnnotateSettings *s, char *out, size_t size)
 static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
 {
     char annotator[96];
-    _Atomic long *searched = mmap(NULL, sizeof *searched, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (searched == MAP_FAILED) {
-        fprintf(stderr, "annotate: cannot share the progress counter: %s\n", strerror(errno));
+    SharedCounts *counts = mmap(NULL, sizeof *counts, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (counts == MAP_FAILED) {
+        fprintf(stderr, "annotate: cannot share the progress counters: %s\n", strerror(errno));
         return 1;
     }
-    atomic_store(searched, 0);
-    Job job = { .options = o, .positions_searched = searched };
+    atomic_store(&counts->positions_searched, 0);
+    atomic_store(&counts->looked_again, 0);
+    Job job = { .options = o, .counts = counts };
     fill_settings(o, annotator, &job.settings);
     describe_budget(&job.settings, annotator, sizeof annotator);
 
@@ -443,7 +460,7 @@ static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
     int64_t start = time_now_ms();
     Progress progress = { .start = start, .last_shown = start, .tty = isatty(STDERR_FILENO),
                           .games_total = list->count - list->unreadable, .positions_total = list->total_positions,
-                          .positions_searched = searched };
+                          .counts = counts };
     if (started)
         written = write_games(list, fds, o->workers, out, table, &progress, &failures);
     if (written < progress.games_total) /* a worker still at work has nobody to send to */
@@ -461,7 +478,7 @@ static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
             o->out_path ? o->out_path : "standard output", (double)(time_now_ms() - progress.start) / 1000.0,
             interrupted ? "; interrupted" : "");
     free(table_text);
-    munmap(searched, sizeof *searched);
+    munmap(counts, sizeof *counts);
     if (interrupted)
         return EXIT_INTERRUPTED;
     return started && workers_ok && failures == 0 && written == progress.games_total ? 0 : 1;
