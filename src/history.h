@@ -27,6 +27,12 @@ enum {
 
 typedef int16_t PieceToHistory[PIECE_NB][SQUARE_NB];
 
+/* Quiet moves are ordered by the continuation tables after the moves one,
+ * two and four plies back: the opponent's last move, our own last move and
+ * our own move before that. The pruning and reduction thresholds read only
+ * the first two, which they were tuned with. */
+enum { CONTINUATION_ORDERING = 3, CONTINUATION_PRUNING = 2 };
+
 typedef struct {
     int16_t butterfly[COLOR_NB][SQUARE_NB][SQUARE_NB];
     Move counter[PIECE_NB][SQUARE_NB];

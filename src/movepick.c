@@ -41,7 +41,7 @@ static void score_quiets(MovePicker *mp, int from, int to)
         Move m = mp->moves[i].move;
         Piece p = board_piece_on(b, move_from(m));
         int score = mp->history->butterfly[b->side][move_from(m)][move_to(m)];
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < CONTINUATION_ORDERING; k++)
             if (mp->continuation[k])
                 score += (*mp->continuation[k])[p][move_to(m)];
         mp->moves[i].score = score;
@@ -72,12 +72,13 @@ static ScoredMove pick_best(MovePicker *mp)
 }
 
 void movepick_init(MovePicker *mp, const Board *b, const History *h, Move tt_move,
-                   const Move killers[2], Move counter, const PieceToHistory *continuation[2])
+                   const Move killers[2], Move counter,
+                   const PieceToHistory *const continuation[CONTINUATION_ORDERING])
 {
     mp->board = b;
     mp->history = h;
-    mp->continuation[0] = continuation[0];
-    mp->continuation[1] = continuation[1];
+    for (int k = 0; k < CONTINUATION_ORDERING; k++)
+        mp->continuation[k] = continuation[k];
     mp->tt_move = tt_move != MOVE_NONE && move_is_legal(b, tt_move) ? tt_move : MOVE_NONE;
     mp->killers[0] = killers[0];
     mp->killers[1] = killers[1] != killers[0] ? killers[1] : MOVE_NONE;
@@ -90,7 +91,7 @@ void movepick_init(MovePicker *mp, const Board *b, const History *h, Move tt_mov
 void movepick_init_qsearch(MovePicker *mp, const Board *b, const History *h, Move tt_move)
 {
     static const Move no_killers[2] = { MOVE_NONE, MOVE_NONE };
-    static const PieceToHistory *no_continuation[2] = { NULL, NULL };
+    static const PieceToHistory *const no_continuation[CONTINUATION_ORDERING] = { NULL };
     movepick_init(mp, b, h, tt_move, no_killers, MOVE_NONE, no_continuation);
     if (mp->stage == STAGE_TT) {
         mp->stage = STAGE_QS_TT;

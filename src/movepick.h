@@ -30,7 +30,7 @@ typedef struct {
 typedef struct {
     const Board *board;
     const History *history;
-    const PieceToHistory *continuation[2]; /* after the last and the second-to-last move */
+    const PieceToHistory *continuation[CONTINUATION_ORDERING]; /* see history.h */
     PickStage stage;
     Move tt_move, killers[2], counter;
     ScoredMove moves[MAX_MOVES];
@@ -40,6 +40,7 @@ typedef struct {
 } MovePicker;
 
 void movepick_init(MovePicker *mp, const Board *b, const History *h, Move tt_move,
-                   const Move killers[2], Move counter, const PieceToHistory *continuation[2]);
+                   const Move killers[2], Move counter,
+                   const PieceToHistory *const continuation[CONTINUATION_ORDERING]);
 void movepick_init_qsearch(MovePicker *mp, const Board *b, const History *h, Move tt_move);
 Move movepick_next(MovePicker *mp);

@@ -268,6 +268,15 @@ static const PieceToHistory *continuation_at(const SearchStack *ss, int back)
     return prev->move != MOVE_NONE && prev->move != MOVE_NULL ? prev->continuation : NULL;
 }
 
+/* How many plies back lies the move of each continuation table (history.h). */
+static const int CONTINUATION_PLIES_BACK[CONTINUATION_ORDERING] = { 1, 2, 4 };
+
+static void continuations_at(const SearchStack *ss, const PieceToHistory *continuation[CONTINUATION_ORDERING])
+{
+    for (int k = 0; k < CONTINUATION_ORDERING; k++)
+        continuation[k] = continuation_at(ss, CONTINUATION_PLIES_BACK[k]);
+}
+
 /* A quiet move caused a cut-off: make it a killer and the counter move,
  * reward it and punish the quiet moves tried before it. */
 static void update_quiet_history(Thread *t, SearchStack *ss, Move best, int depth, const Move *quiets, int quiet_count)
@@ -288,8 +297,8 @@ static void update_quiet_history(Thread *t, SearchStack *ss, Move best, int dept
         int delta = m == best ? bonus : -bonus;
         Piece p = board_piece_on(b, move_from(m));
         history_apply(&h->butterfly[b->side][move_from(m)][move_to(m)], delta);
-        for (int k = 1; k <= 2; k++) {
-            PieceToHistory *cont = (PieceToHistory *)continuation_at(ss, k);
+        for (int k = 0; k < CONTINUATION_ORDERING; k++) {
+            PieceToHistory *cont = (PieceToHistory *)continuation_at(ss, CONTINUATION_PLIES_BACK[k]);
             if (cont)
                 history_apply(&(*cont)[p][move_to(m)], delta);
         }
@@ -492,12 +501,13 @@ static int singular_test(Thread *t, SearchStack *ss, const TTProbe *tt, int beta
     return 0;
 }
 
-/* How a quiet move has done after the previous two moves of the line. */
-static int continuation_score(const Board *b, Move m, const PieceToHistory *const continuation[2])
+/* How a quiet move has done after the previous two moves of the line: the
+ * history the pruning and reduction thresholds read. */
+static int continuation_score(const Board *b, Move m, const PieceToHistory *const continuation[CONTINUATION_ORDERING])
 {
     Piece p = board_piece_on(b, move_from(m));
     int score = 0;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < CONTINUATION_PRUNING; k++)
         if (continuation[k])
             score += (*continuation[k])[p][move_to(m)];
     return score;
@@ -509,7 +519,7 @@ typedef struct {
     bool pv_node, cut_node, root, in_check, improving;
     int eval;                               /* static eval, sharpened by the table */
     Move counter;                           /* the counter move to the previous move */
-    const PieceToHistory *continuation[2];  /* after the previous move, and the one before */
+    const PieceToHistory *continuation[CONTINUATION_ORDERING]; /* history.h */
 } NodeInfo;
 
 /* ... and about the move in hand. */
@@ -758,8 +768,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         extension = 1;
 
     /* Step 9: the moves, in the order the move picker finds best. */
-    node.continuation[0] = continuation_at(ss, 1);
-    node.continuation[1] = continuation_at(ss, 2);
+    continuations_at(ss, node.continuation);
     node.counter = ss[-1].move != MOVE_NONE && ss[-1].move != MOVE_NULL
         ? t->history.counter[ss[-1].moved_piece][move_to(ss[-1].move)] : MOVE_NONE;
     MovePicker mp;
