@@ -270,6 +270,7 @@ static const PieceToHistory *continuation_at(const SearchStack *ss, int back)
 
 /* How many plies back lies the move of each continuation table (history.h). */
 static const int CONTINUATION_PLIES_BACK[CONTINUATION_ORDERING] = { 1, 2, 4 };
+_Static_assert(STACK_OFFSET >= 4, "the stack reaches back before the root as far as the farthest continuation");
 
 static void continuations_at(const SearchStack *ss, const PieceToHistory *continuation[CONTINUATION_ORDERING])
 {
