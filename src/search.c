@@ -293,16 +293,16 @@ static void update_quiet_history(Thread *t, SearchStack *ss, Move best, int dept
     if (prev->move != MOVE_NONE && prev->move != MOVE_NULL)
         h->counter[prev->moved_piece][move_to(prev->move)] = best;
 
+    const PieceToHistory *continuation[CONTINUATION_ORDERING]; /* the tables are the thread's own, so writable */
+    continuations_at(ss, continuation);
     for (int i = 0; i < quiet_count; i++) {
         Move m = quiets[i];
         int delta = m == best ? bonus : -bonus;
         Piece p = board_piece_on(b, move_from(m));
         history_apply(&h->butterfly[b->side][move_from(m)][move_to(m)], delta);
-        for (int k = 0; k < CONTINUATION_ORDERING; k++) {
-            PieceToHistory *cont = (PieceToHistory *)continuation_at(ss, CONTINUATION_PLIES_BACK[k]);
-            if (cont)
-                history_apply(&(*cont)[p][move_to(m)], delta);
-        }
+        for (int k = 0; k < CONTINUATION_ORDERING; k++)
+            if (continuation[k])
+                history_apply(&(*(PieceToHistory *)continuation[k])[p][move_to(m)], delta);
     }
 }
 
