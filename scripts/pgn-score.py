@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """pgn-score.py — a match's standing, read from its PGN while it is still being played.
 
-    scripts/pgn-score.py MATCH.pgn [--engine NAME] [--sprt ELO0,ELO1]
+    scripts/pgn-score.py MATCH.pgn [MORE.pgn ...] [--engine NAME] [--sprt ELO0,ELO1]
 
 fastchess writes each finished game to the PGN but prints no running score,
 and a run stopped by hand prints no summary. This reads the games finished
 so far and prints, for the engine NAME (default "bachess"): games, W-L-D,
 score, Elo with its 95 % margin, and the log-likelihood ratio of an SPRT
 between ELO0 and ELO1 (default 0,10), with the usual bounds of alpha = beta
-= 0.05 (±2.94).
+= 0.05 (±2.94). Several PGNs of the same pairing are read as one match: an
+SPRT stopped undecided goes on with a second run (other openings), and the
+test reads both.
 
 The statistics are trinomial (each game on its own). fastchess's own
 figures are pentanomial (game pairs), so its LLR and margin differ a little;
@@ -23,13 +25,16 @@ LLR_BOUND = math.log((1 - 0.05) / 0.05)  # 2.94 for alpha = beta = 0.05
 
 
 def results(pgn_text, engine):
-    """(wins, losses, draws) of `engine` over the games with a result."""
+    """(wins, losses, draws) of `engine` over its games with a result."""
     wins = losses = draws = 0
     for game in pgn_text.split("[Event ")[1:]:
         white = re.search(r'\[White "([^"]*)"', game)
+        black = re.search(r'\[Black "([^"]*)"', game)
         result = re.search(r'\[Result "([^"]*)"', game)
-        if not white or not result or result.group(1) not in ("1-0", "0-1", "1/2-1/2"):
+        if not white or not black or not result or result.group(1) not in ("1-0", "0-1", "1/2-1/2"):
             continue
+        if engine not in (white.group(1), black.group(1)):
+            continue  # another pairing's game, or a name mistyped: not a loss of `engine`
         if result.group(1) == "1/2-1/2":
             draws += 1
         elif (result.group(1) == "1-0") == (white.group(1) == engine):
@@ -64,15 +69,18 @@ def standing(wins, losses, draws, elo0, elo1):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pgn")
+    parser.add_argument("pgn", nargs="+")
     parser.add_argument("--engine", default="bachess", help="the player whose score is shown (its PGN name)")
     parser.add_argument("--sprt", default="0,10", help="ELO0,ELO1 of the SPRT (default 0,10)")
     args = parser.parse_args()
     elo0, elo1 = (float(x) for x in args.sprt.split(","))
-    with open(args.pgn, encoding="utf-8", errors="replace") as f:
-        wins, losses, draws = results(f.read(), args.engine)
+    text = ""
+    for path in args.pgn:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text += f.read()
+    wins, losses, draws = results(text, args.engine)
     if wins + losses + draws == 0:
-        sys.exit(f"{args.pgn}: no finished game of {args.engine}")
+        sys.exit(f"{' '.join(args.pgn)}: no finished game of {args.engine}")
     print(standing(wins, losses, draws, elo0, elo1))
 
 
