@@ -17,6 +17,7 @@
 #   make bench-perft  perft speed side by side with Stockfish (a benchmark: prints the ratio)
 #   make bench-annotate  bachess annotate timed, and its ?? marks against Stockfish's (a benchmark:
 #                   prints; ANNOTATE_ARGS="--nodes 1000000", JUDGE_NODES=N, ANNOTATE_GAMES=FILE)
+#   make script-tests  the measuring scripts (scripts/pgn-score.py) on PGNs made up for them
 #   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
 #   make lab        the game-tree lab: refresh the tables and plot in docs/lab.md (gnuplot)
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
@@ -74,7 +75,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug tuning install uninstall build-tests package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests tsan-tests book-interop annotate-test conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug tuning install uninstall build-tests package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests script-tests tsan-tests book-interop annotate-test conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -243,6 +244,7 @@ test: test-deps
 	$(MAKE) --no-print-directory syzygy-test
 	$(MAKE) --no-print-directory web-tests
 	$(MAKE) --no-print-directory fuzz-short
+	$(MAKE) --no-print-directory script-tests
 
 unit-tests: $(EXE) $(BUILD)/release/unit-tests
 	BACHESS_DATA=data $(BUILD)/release/unit-tests --jobs 2
@@ -264,6 +266,10 @@ deps-check: $(EXE)
 syzygy-test: $(EXE)
 	python3 tests/syzygy_test.py ./$(EXE) 1000
 	python3 tests/tb_conversion_test.py ./$(EXE)
+
+# The measuring scripts whose figures the docs quote: scripts/pgn-score.py.
+script-tests:
+	python3 tests/pgn_score_test.py
 
 # Threaded search under ThreadSanitizer: stop/ponderhit/isready races.
 tsan-tests: $(BUILD)/bachess-tsan
