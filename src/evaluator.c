@@ -77,13 +77,20 @@ static bool equals_refresh(const Accumulator *a, const Board *b)
 }
 #endif
 
+/* The network's evaluation of b from its accumulator, through the output
+ * bucket of b's piece count. */
+static int network_output(const Accumulator *a, const Network *net, const Board *b)
+{
+    return accumulator_output(a, net, b->side, nnue_output_bucket(net, popcount(board_occupied(b))));
+}
+
 int evaluator_evaluate(EvalState *e, const Board *b)
 {
     if (selected != EVALUATION_NNUE)
         return evaluate(b, &e->pawns);
     const Accumulator *a = current_accumulator(e);
     assert(equals_refresh(a, b));
-    return accumulator_output(a, network, b->side);
+    return network_output(a, network, b);
 }
 
 int evaluator_classical(const Board *b)
@@ -100,5 +107,5 @@ int evaluator_nnue(const Network *net, const Board *b)
         return 0;
     static _Thread_local Accumulator a;
     accumulator_refresh(&a, net, b);
-    return accumulator_output(&a, net, b->side);
+    return network_output(&a, net, b);
 }

@@ -12,7 +12,11 @@ trains a small network on them, and then
   6. the held-out set is whole runs of consecutive records (whole games), and
      held-out and training positions together are every position once;
   7. --mirror's left-right image of a board is the board of the FEN whose
-     ranks are read backwards, and a run with --mirror learns too.
+     ranks are read backwards, and a run with --mirror learns too;
+  8. --output-buckets 4 learns and writes a version-2 file that the engine
+     evaluates exactly as Python does, in at least three buckets; a
+     one-bucket net widened to 4 buckets (--init, no epoch) evaluates the
+     same as the net it came from.
 
     /usr/bin/python3 tests/nnue_train_test.py ./bachess
 """
@@ -104,8 +108,9 @@ def main(engine):
     net.load_state_dict(torch.load(net_path + ".pt"))
     q, back = model.quantise(net), model.read_net(net_path)
     shift = float(re.search(r"output bias corrected by ([-+0-9.]+) cp", log).group(1))
-    expected_b2 = q["b2"] + round(shift / model.SCALE * model.QA * model.QB)
-    same = all(np.array_equal(q[k], back[k]) for k in ("w1", "b1", "w2")) and abs(back["b2"] - expected_b2) <= 1
+    expected_b2 = q["b2"][0] + round(shift / model.SCALE * model.QA * model.QB)
+    same = (all(np.array_equal(q[k], back[k]) for k in ("w1", "b1", "w2")) and len(back["b2"]) == 1
+            and abs(back["b2"][0] - expected_b2) <= 1)
     check(same, f"the network file reads back to the exported integer weights (output bias moved by {shift:+.2f} cp, "
           f"the rounding's mean error)")
 
@@ -176,6 +181,35 @@ def main(engine):
     mirror_held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
     check("mirrored left to right" in log and len(mirror_held) == 7 and mirror_held[-1] < mirror_held[0],
           f"training with --mirror: held-out loss falls {mirror_held[0]:.5f} -> {mirror_held[-1]:.5f}")
+
+    # Output buckets: a version-2 file that learns, that the engine evaluates as
+    # Python does, and that a one-bucket net fills exactly.
+    buckets_path, widened_path = os.path.join(work, "buckets.nnue"), os.path.join(work, "widened.nnue")
+    train.main([data_path, "--out", buckets_path, "--hidden", "32", "--epochs", "6", "--batch", "256",
+                "--lr", "0.01", "--seed", "3", "--output-buckets", "4"])
+    log = open(buckets_path + ".log").read()
+    bucket_held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
+    version = int.from_bytes(open(buckets_path, "rb").read()[8:12], "little")
+    check("4 output buckets" in log and version == 2 and len(model.read_net(buckets_path)["b2"]) == 4
+          and bucket_held[-1] < bucket_held[0],
+          f"--output-buckets 4: a version-{version} file; held-out loss falls {bucket_held[0]:.5f} -> {bucket_held[-1]:.5f}")
+    train.main([data_path, "--out", widened_path, "--hidden", "32", "--epochs", "0", "--seed", "3",
+                "--output-buckets", "4", "--init", net_path])
+    used, mismatches, widened_wrong = set(), [], []
+    for i in range(len(pick)):
+        fen = fen_of(pieces[i], stm[i])
+        used.add(int(model.output_bucket((pieces[i] >= 0).sum(), 4)))
+        for path, want in ((buckets_path, evaluate.evaluations(buckets_path, fen)[0]),
+                           (widened_path, evaluate.evaluations(net_path, fen)[0])):
+            out = subprocess.run([engine, "eval", "--net", path] + fen.split(), capture_output=True, text=True).stdout
+            m = re.search(r"^NNUE: (-?\d+) cp", out, re.M)
+            if not m or int(m.group(1)) != want:
+                (mismatches if path == buckets_path else widened_wrong).append((fen, m.group(1) if m else None, want))
+    check(not mismatches and len(used) >= 3,
+          f"engine equals Python's integer evaluation of the 4-bucket net on {len(pick)} positions in buckets "
+          f"{sorted(used)}" + (f"; first mismatch {mismatches[0]}" if mismatches else ""))
+    check(not widened_wrong, "--init of a one-bucket net into 4 buckets, no epoch: the engine evaluates every "
+          "position as with the one-bucket net" + (f"; first mismatch {widened_wrong[0]}" if widened_wrong else ""))
     print(f"{len(passes)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

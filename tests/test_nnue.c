@@ -1,6 +1,7 @@
 /* test_nnue.c — the NNUE network: loading and refusing files, the
  * incremental accumulator against a full refresh after every move of the
- * perft suite, the vectorised code against the portable code, and the
+ * perft suite, the vectorised code against the portable code, the output
+ * buckets (version 2: chosen by the piece count; version 1 is one), and the
  * Evaluation/EvalFile options. The network here has random weights: these
  * are tests of the machinery, not of the net's chess. */
 #include <criterion/criterion.h>
@@ -24,40 +25,59 @@ TestSuite(nnue, .init = setup, .timeout = 120);
 
 enum { TEST_HIDDEN = 64 };
 
-/* A version-1 network file with seeded random weights, as bytes. */
-static unsigned char *random_net_bytes(int hidden, int activation, uint64_t seed, size_t *size)
+/* Output bucket k's bias in the random networks: each bucket's differs. */
+static int32_t test_output_bias(int bucket) { return 1234 + 1000 * bucket; }
+
+/* A network file with seeded random weights, as bytes: version 1 when
+ * `buckets` is 0, otherwise version 2 with that many output buckets. The
+ * same seed gives the same input layer and first bucket either way. */
+static unsigned char *random_net_file(int hidden, int activation, int buckets, uint64_t seed, size_t *size)
 {
-    size_t weights = (size_t)NNUE_INPUTS * hidden + hidden + 2 * (size_t)hidden;
-    *size = NNUE_HEADER_SIZE + 2 * weights + 4;
+    int version = buckets ? 2 : 1, count = buckets ? buckets : 1;
+    size_t header_size = version == 1 ? NNUE_HEADER_SIZE_V1 : NNUE_HEADER_SIZE;
+    size_t weights = (size_t)NNUE_INPUTS * hidden + hidden + 2 * (size_t)hidden * (size_t)count;
+    *size = header_size + 2 * weights + 4 * (size_t)count;
     unsigned char *data = calloc(1, *size);
     cr_assert_not_null(data);
     TestRng rng = { seed };
-    unsigned char *p = data + NNUE_HEADER_SIZE;
+    unsigned char *p = data + header_size;
     for (size_t i = 0; i < weights; i++) {
         bool output = i >= (size_t)NNUE_INPUTS * hidden + hidden;
         int v = output ? rng_below(&rng, 255) - 127 : rng_below(&rng, 161) - 80;
         p[2 * i] = (unsigned char)(v & 0xff);
         p[2 * i + 1] = (unsigned char)((v >> 8) & 0xff);
     }
-    int32_t bias = 1234;
-    memcpy(p + 2 * weights, &bias, 4); /* little-endian machine */
-    uint32_t header[8] = { NNUE_VERSION, NNUE_INPUTS, (uint32_t)hidden, (uint32_t)activation, 255, 64, 400,
-                           network_checksum(p, 2 * weights + 4) };
+    for (int k = 0; k < count; k++) {
+        int32_t bias = test_output_bias(k);
+        memcpy(p + 2 * weights + 4 * (size_t)k, &bias, 4); /* little-endian machine */
+    }
+    uint32_t header[9] = { (uint32_t)version, NNUE_INPUTS, (uint32_t)hidden, (uint32_t)activation, 255, 64, 400,
+                           network_checksum(p, *size - header_size), (uint32_t)count };
     memcpy(data, "BACHNNUE", 8);
-    memcpy(data + 8, header, sizeof header);
+    memcpy(data + 8, header, header_size - 8);
     return data;
 }
 
-static Network load_random(int activation)
+static unsigned char *random_net_bytes(int hidden, int activation, uint64_t seed, size_t *size)
+{
+    return random_net_file(hidden, activation, 0, seed, size);
+}
+
+static Network load_random_with_buckets(int activation, int buckets)
 {
     size_t size;
-    unsigned char *bytes = random_net_bytes(TEST_HIDDEN, activation, 42, &size);
+    unsigned char *bytes = random_net_file(TEST_HIDDEN, activation, buckets, 42, &size);
     Network net = { 0 };
     char error[256];
     cr_assert(network_load_bytes(&net, bytes, size, error, sizeof error), "%s", error);
     free(bytes);
     return net;
 }
+
+static Network load_random(int activation) { return load_random_with_buckets(activation, 0); }
+
+/* The bucket the evaluation of b must read. */
+static int bucket_of(const Network *net, const Board *b) { return nnue_output_bucket(net, popcount(board_occupied(b))); }
 
 static char *write_temp(const unsigned char *bytes, size_t size)
 {
@@ -78,14 +98,76 @@ Test(nnue, a_good_file_loads_with_its_architecture)
     cr_assert_eq(net.hidden, TEST_HIDDEN);
     cr_assert_eq(net.activation, ACTIVATION_SCRELU);
     cr_assert_eq(net.qa, 255);
-    cr_assert_eq(net.output_bias, 1234);
+    cr_assert_eq(net.output_buckets, 1);
+    cr_assert_eq(net.output_bias[0], test_output_bias(0));
+    network_free(&net);
+    net = load_random_with_buckets(ACTIVATION_CRELU, 8);
+    cr_assert_eq(net.hidden, TEST_HIDDEN);
+    cr_assert_eq(net.activation, ACTIVATION_CRELU);
+    cr_assert_eq(net.output_buckets, 8);
+    for (int k = 0; k < 8; k++)
+        cr_assert_eq(net.output_bias[k], test_output_bias(k));
+    network_free(&net);
+}
+
+/* Version 1 is version 2 with one bucket: the same weights evaluate the same. */
+Test(nnue, a_version_1_file_evaluates_as_a_one_bucket_version_2_file)
+{
+    Network v1 = load_random(ACTIVATION_SCRELU), v2 = load_random_with_buckets(ACTIVATION_SCRELU, 1);
+    int count;
+    EpdEntry *suite = epd_load("perft.epd", &count);
+    for (int i = 0; i < count; i++) {
+        Board *b = board_from_fen(suite[i].fen);
+        cr_assert_eq(evaluator_nnue(&v1, b), evaluator_nnue(&v2, b), "%s", suite[i].fen);
+        free(b);
+    }
+    free(suite);
+    network_free(&v1);
+    network_free(&v2);
+}
+
+/* Eight buckets share out the piece counts of a game, 2 to 32, in order and
+ * all of them used; a set-up board beyond 32 pieces reads the last one. The
+ * evaluation reads its board's bucket: each bucket has its own output bias
+ * here, so a wrong bucket would show. */
+Test(nnue, the_output_bucket_follows_the_piece_count)
+{
+    Network net = load_random_with_buckets(ACTIVATION_SCRELU, 8);
+    cr_assert_eq(nnue_output_bucket(&net, 2), 0);
+    cr_assert_eq(nnue_output_bucket(&net, 32), 7);
+    cr_assert_eq(nnue_output_bucket(&net, 40), 7);
+    cr_assert_eq(nnue_output_bucket(&net, 0), 0);
+    bool used[8] = { false };
+    for (int pieces = 3; pieces <= 32; pieces++) {
+        int bucket = nnue_output_bucket(&net, pieces);
+        cr_assert(bucket == nnue_output_bucket(&net, pieces - 1) || bucket == nnue_output_bucket(&net, pieces - 1) + 1,
+                  "%d pieces: bucket %d", pieces, bucket);
+        used[bucket] = true;
+    }
+    for (int k = 0; k < 8; k++)
+        cr_assert(used[k], "bucket %d is never used", k);
+
+    Accumulator *a = calloc(1, sizeof *a);
+    int count, differs = 0;
+    EpdEntry *suite = epd_load("perft.epd", &count);
+    for (int i = 0; i < count; i++) {
+        Board *b = board_from_fen(suite[i].fen);
+        accumulator_refresh_portable(a, &net, b);
+        int bucket = bucket_of(&net, b), value = evaluator_nnue(&net, b);
+        cr_assert_eq(value, accumulator_output_portable(a, &net, b->side, bucket), "%s", suite[i].fen);
+        differs += value != accumulator_output_portable(a, &net, b->side, (bucket + 1) % 8);
+        free(b);
+    }
+    cr_assert_gt(differs, count / 2, "the buckets hardly differ: the test would not see a wrong one");
+    free(suite);
+    free(a);
     network_free(&net);
 }
 
 Test(nnue, damaged_files_are_refused_with_a_reason)
 {
     size_t size;
-    unsigned char *good = random_net_bytes(TEST_HIDDEN, ACTIVATION_SCRELU, 7, &size);
+    unsigned char *good = random_net_bytes(TEST_HIDDEN, ACTIVATION_SCRELU, 7, &size); /* version 1 */
     unsigned char *bad = malloc(size);
     struct {
         const char *what, *expect;
@@ -97,6 +179,9 @@ Test(nnue, damaged_files_are_refused_with_a_reason)
         { "hidden", "hidden", NULL },
         { "flipped byte", "checksum", NULL },
         { "output weight", "output weight", NULL },
+        { "no bucket", "output buckets", NULL },
+        { "17 buckets", "output buckets", NULL },
+        { "version-2 header cut", "header is truncated", NULL },
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         memcpy(bad, good, size);
@@ -104,14 +189,27 @@ Test(nnue, damaged_files_are_refused_with_a_reason)
         switch (k) {
         case 0: n -= 100; break;
         case 1: bad[0] = 'X'; break;
-        case 2: bad[8] = 2; break;
+        case 2: bad[8] = 3; break;
         case 3: bad[16] = 48 + 1; break; /* not a multiple of 16 */
-        case 4: bad[NNUE_HEADER_SIZE + 1000] ^= 0x10; break;
+        case 4: bad[NNUE_HEADER_SIZE_V1 + 1000] ^= 0x10; break;
         case 5: { /* an out-of-range output weight, with the checksum made right again */
-            size_t at = NNUE_HEADER_SIZE + 2 * ((size_t)NNUE_INPUTS * TEST_HIDDEN + TEST_HIDDEN);
+            size_t at = NNUE_HEADER_SIZE_V1 + 2 * ((size_t)NNUE_INPUTS * TEST_HIDDEN + TEST_HIDDEN);
             bad[at] = 0x00, bad[at + 1] = 0x01; /* 256 */
-            uint32_t sum = network_checksum(bad + NNUE_HEADER_SIZE, n - NNUE_HEADER_SIZE);
+            uint32_t sum = network_checksum(bad + NNUE_HEADER_SIZE_V1, n - NNUE_HEADER_SIZE_V1);
             memcpy(bad + 36, &sum, 4);
+            break;
+        }
+        case 6: /* version 2 with 0 or 17 buckets where the version-1 payload starts */
+        case 7: {
+            uint32_t version = 2, buckets = k == 6 ? 0 : 17;
+            memcpy(bad + 8, &version, 4);
+            memcpy(bad + NNUE_HEADER_SIZE_V1, &buckets, 4);
+            break;
+        }
+        case 8: {
+            uint32_t version = 2;
+            memcpy(bad + 8, &version, 4);
+            n = NNUE_HEADER_SIZE_V1 + 2;
             break;
         }
         }
@@ -146,16 +244,19 @@ static void check_one_move(Board *b, Move m, const char *fen, void *context)
     cr_assert(memcmp(c->child.values[WHITE], c->fresh.values[WHITE], bytes) == 0
                   && memcmp(c->child.values[BLACK], c->fresh.values[BLACK], bytes) == 0,
               "incremental accumulator differs from a refresh after a move in %s", fen);
-    cr_assert_eq(accumulator_output(&c->child, c->net, b->side), accumulator_output_portable(&c->fresh, c->net, b->side),
-                 "vector and portable outputs differ in %s", fen);
+    int bucket = bucket_of(c->net, b);
+    cr_assert_eq(accumulator_output(&c->child, c->net, b->side, bucket),
+                 accumulator_output_portable(&c->fresh, c->net, b->side, bucket), "vector and portable outputs differ in %s",
+                 fen);
     board_unmake_move(b);
     c->checked++;
 }
 
 Test(nnue, incremental_update_equals_refresh_after_every_move_of_the_perft_suite)
 {
-    for (int activation = ACTIVATION_CRELU; activation <= ACTIVATION_SCRELU; activation++) {
-        Network net = load_random(activation);
+    /* CReLU and SCReLU with one bucket (version 1), SCReLU with eight. */
+    for (int run = 0; run < 3; run++) {
+        Network net = load_random_with_buckets(run == 0 ? ACTIVATION_CRELU : ACTIVATION_SCRELU, run == 2 ? 8 : 0);
         IncrementalCheck *c = calloc(1, sizeof *c);
         c->net = &net;
         int moves = for_each_suite_move("perft.epd", check_one_move, c);
@@ -170,7 +271,7 @@ Test(nnue, incremental_update_equals_refresh_after_every_move_of_the_perft_suite
 Test(nnue, vector_and_portable_code_agree)
 {
     cr_log_info("AVX2: %s", accumulator_uses_avx2() ? "yes" : "no (both are the portable code)");
-    Network net = load_random(ACTIVATION_SCRELU);
+    Network net = load_random_with_buckets(ACTIVATION_SCRELU, 8);
     Accumulator *a = calloc(2, sizeof *a);
     int count;
     EpdEntry *suite = epd_load("perft.epd", &count);
@@ -180,7 +281,8 @@ Test(nnue, vector_and_portable_code_agree)
         accumulator_refresh_portable(&a[1], &net, b);
         cr_assert(memcmp(a[0].values, a[1].values, sizeof a[0].values) == 0, "refresh differs in %s", suite[i].fen);
         for (Color us = WHITE; us <= BLACK; us++)
-            cr_assert_eq(accumulator_output(&a[0], &net, us), accumulator_output_portable(&a[1], &net, us));
+            for (int bucket = 0; bucket < net.output_buckets; bucket++)
+                cr_assert_eq(accumulator_output(&a[0], &net, us, bucket), accumulator_output_portable(&a[1], &net, us, bucket));
         free(b);
     }
     free(suite);
@@ -192,7 +294,7 @@ Test(nnue, vector_and_portable_code_agree)
  * included, compared with an evaluation from scratch at every step. */
 Test(nnue, the_evaluator_follows_moves_and_null_moves)
 {
-    Network net = load_random(ACTIVATION_SCRELU);
+    Network net = load_random_with_buckets(ACTIVATION_SCRELU, 8);
     cr_assert(evaluator_select(EVALUATION_NNUE, &net));
     EvalState *e = calloc(1, sizeof *e);
     Board *b = board_from_fen(START_FEN);
@@ -306,7 +408,8 @@ Test(nnue, speed_of_the_built_in_network)
         accumulator_refresh(&acc[i], &net, &boards[i]);
         accumulator_refresh_portable(&acc[count], &net, &boards[i]);
         Color us = boards[i].side;
-        cr_assert_eq(accumulator_output(&acc[i], &net, us), accumulator_output_portable(&acc[count], &net, us),
+        int bucket = bucket_of(&net, &boards[i]);
+        cr_assert_eq(accumulator_output(&acc[i], &net, us, bucket), accumulator_output_portable(&acc[count], &net, us, bucket),
                      "%s", fens[i]);
     }
     int rounds = test_light() ? 20 : 500;
@@ -315,14 +418,14 @@ Test(nnue, speed_of_the_built_in_network)
     for (int r = 0; r < rounds; r++)
         for (int i = 0; i < count; i++) {
             accumulator_refresh(&acc[count], &net, &boards[i]);
-            sink += accumulator_output(&acc[count], &net, boards[i].side);
+            sink += accumulator_output(&acc[count], &net, boards[i].side, bucket_of(&net, &boards[i]));
         }
     int64_t full_ms = time_now_ms() - start;
     int output_rounds = 50 * rounds; /* far cheaper: more rounds for a measurable time */
     start = time_now_ms();
     for (int r = 0; r < output_rounds; r++)
         for (int i = 0; i < count; i++)
-            sink += accumulator_output(&acc[i], &net, boards[i].side);
+            sink += accumulator_output(&acc[i], &net, boards[i].side, bucket_of(&net, &boards[i]));
     int64_t output_ms = time_now_ms() - start;
     double evals = (double)rounds * count, outputs = (double)output_rounds * count;
     fprintf(stderr, "nnue speed (%d hidden, AVX2 %s): %.2f M evals/s from scratch, %.2f M outputs/s over %d WAC positions\n",

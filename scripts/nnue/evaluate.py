@@ -25,11 +25,13 @@ def evaluations(net_path, fen):
     quantised = model.quantised_eval(q, us, them)
     floating = None
     if os.path.exists(net_path + ".pt"):
-        net = model.PerspectiveNet(q["b1"].shape[0], screlu=q["screlu"])
+        buckets = len(q["b2"])
+        net = model.PerspectiveNet(q["b1"].shape[0], screlu=q["screlu"], buckets=buckets)
         net.load_state_dict(torch.load(net_path + ".pt"))
         t = torch.from_numpy
+        bucket = np.array([model.output_bucket(len(us), buckets)], dtype=np.int64)
         with torch.no_grad():
-            out = net(t(us), t(np.array([0])), t(them), t(np.array([0])))
+            out = net(t(us), t(np.array([0])), t(them), t(np.array([0])), t(bucket))
         floating = float(out[0]) * model.SCALE
     return quantised, floating
 

@@ -1,5 +1,6 @@
-"""model.py — the perspective network 768 -> N x 2 -> 1 in PyTorch, its
-quantisation and the bachess network file (docs/nnue.md)."""
+"""model.py — the perspective network 768 -> N x 2 -> 1 in PyTorch, with 1 to
+16 output buckets by piece count, its quantisation and the bachess network
+file (docs/nnue.md): version 1 for one bucket, version 2 for more."""
 import struct
 
 import numpy as np
@@ -9,16 +10,22 @@ INPUTS = 768
 QA, QB, SCALE = 255, 64, 400
 MAX_OUTPUT = 127 / QB   # output weights must quantise into -127..127
 MAX_INPUT = 32000 / QA  # input weights and biases must fit int16 after x QA
+MAX_BUCKETS = 16
+
+
+def output_bucket(piece_count, buckets):
+    """The engine's nnue_output_bucket(): (pieces - 2) * B / 31, pieces held to 2..32."""
+    return (np.clip(piece_count, 2, 32) - 2) * buckets // 31
 
 
 class PerspectiveNet(torch.nn.Module):
-    def __init__(self, hidden, screlu=True):
+    def __init__(self, hidden, screlu=True, buckets=1):
         super().__init__()
-        self.hidden, self.screlu = hidden, screlu
+        self.hidden, self.screlu, self.buckets = hidden, screlu, buckets
         # A sparse first layer: the ~30 active features of a board are summed.
         self.ft = torch.nn.EmbeddingBag(INPUTS, hidden, mode="sum")
         self.ft_bias = torch.nn.Parameter(torch.zeros(hidden))
-        self.out = torch.nn.Linear(2 * hidden, 1)
+        self.out = torch.nn.Linear(2 * hidden, buckets)  # one output neuron a bucket
         with torch.no_grad():
             self.ft.weight.normal_(0, 0.1)
             self.out.weight.uniform_(-0.1, 0.1)
@@ -28,11 +35,15 @@ class PerspectiveNet(torch.nn.Module):
         x = torch.clamp(x, 0.0, 1.0)
         return x * x if self.screlu else x
 
-    def forward(self, us_index, us_offsets, them_index, them_offsets):
-        """Evaluation in units of SCALE centipawns, for the side to move."""
+    def forward(self, us_index, us_offsets, them_index, them_offsets, bucket=None):
+        """Evaluation in units of SCALE centipawns, for the side to move, each
+        board through its output bucket (a tensor; None: bucket 0)."""
         us = self.ft(us_index, us_offsets) + self.ft_bias
         them = self.ft(them_index, them_offsets) + self.ft_bias
-        return self.out(torch.cat([self.activation(us), self.activation(them)], dim=1)).squeeze(1)
+        outputs = self.out(torch.cat([self.activation(us), self.activation(them)], dim=1))
+        if bucket is None:
+            return outputs[:, 0]
+        return outputs.gather(1, bucket.view(-1, 1)).squeeze(1)
 
     def clip(self):
         with torch.no_grad():
@@ -45,8 +56,8 @@ def quantise(net):
     """Integer arrays as the engine uses them."""
     w1 = np.round(net.ft.weight.detach().numpy() * QA).astype(np.int16)       # [768][N]
     b1 = np.round(net.ft_bias.detach().numpy() * QA).astype(np.int16)         # [N]
-    w2 = np.clip(np.round(net.out.weight.detach().numpy().reshape(-1) * QB), -127, 127).astype(np.int16)  # [2N]
-    b2 = int(np.round(float(net.out.bias.detach()[0]) * QA * QB))
+    w2 = np.clip(np.round(net.out.weight.detach().numpy() * QB), -127, 127).astype(np.int16)  # [B][2N]
+    b2 = [int(np.round(float(b) * QA * QB)) for b in net.out.bias.detach()]       # [B]
     return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": net.screlu}
 
 
@@ -57,23 +68,36 @@ def correct_output_bias(net, q, positions):
     position the same rounded biases and output weights meet activations of
     much the same size, so the rounded network is off by a few centipawns in
     one direction (measured: +4.8 cp and -2.6 cp on average for two nets). The
-    bias takes that back. Returns the shift in centipawns."""
-    rounded = PerspectiveNet(q["b1"].shape[0], screlu=q["screlu"])
+    bias takes that back, each bucket's by its own positions (`positions[6]`
+    holds their buckets; a bucket without one keeps its bias). Returns the
+    mean shift in centipawns."""
+    rounded = PerspectiveNet(q["b1"].shape[0], screlu=q["screlu"], buckets=len(q["b2"]))
     load_quantised(rounded, q)
+    bucket = positions[6]
     with torch.no_grad():
-        shift = float((net(*positions[:4]) - rounded(*positions[:4])).mean())
-    q["b2"] += int(round(shift * QA * QB))
-    return shift * SCALE
+        error = net(*positions[:4], bucket) - rounded(*positions[:4], bucket)
+    for k in range(len(q["b2"])):
+        mine = error[bucket == k]
+        if len(mine):
+            q["b2"][k] += int(round(float(mine.mean()) * QA * QB))
+    return float(error.mean()) * SCALE
 
 
 def load_quantised(net, q):
     """Sets a float network to a network file's weights (a warm start): the
-    integers divided by their scales, so that quantising again gives them back."""
+    integers divided by their scales, so that quantising again gives them back.
+    A network of one bucket fills every bucket of a wider `net` (each starts
+    as the plain net and learns from its own positions)."""
+    buckets = len(q["b2"])
+    if buckets not in (1, net.buckets):
+        raise ValueError(f"{buckets} output buckets in the file, {net.buckets} in the network")
     with torch.no_grad():
         net.ft.weight.copy_(torch.from_numpy(q["w1"].astype(np.float32) / QA))
         net.ft_bias.copy_(torch.from_numpy(q["b1"].astype(np.float32) / QA))
-        net.out.weight.copy_(torch.from_numpy(q["w2"].astype(np.float32).reshape(1, -1) / QB))
-        net.out.bias.fill_(q["b2"] / (QA * QB))
+        w2 = q["w2"].astype(np.float32).reshape(buckets, -1) / QB
+        net.out.weight.copy_(torch.from_numpy(np.repeat(w2, net.buckets // buckets, axis=0)))
+        b2 = np.array(q["b2"], dtype=np.float32) / (QA * QB)
+        net.out.bias.copy_(torch.from_numpy(np.repeat(b2, net.buckets // buckets)))
 
 
 def fnv1a(data):
@@ -91,13 +115,15 @@ def trunc_div(a, b):
 
 
 def write_net(path, q):
-    n = q["b1"].shape[0]
+    """Version 1 for one bucket (the files of every net so far), else version 2."""
+    n, buckets = q["b1"].shape[0], len(q["b2"])
     payload = (q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes()
-               + q["w2"].astype("<i2").tobytes() + struct.pack("<i", q["b2"]))
-    header = b"BACHNNUE" + struct.pack("<8I", 1, INPUTS, n, 1 if q["screlu"] else 0, QA, QB, SCALE,
-                                       fnv1a(payload))
+               + q["w2"].astype("<i2").tobytes() + struct.pack(f"<{buckets}i", *q["b2"]))
+    fields = [1 if buckets == 1 else 2, INPUTS, n, 1 if q["screlu"] else 0, QA, QB, SCALE, fnv1a(payload)]
+    if buckets > 1:
+        fields.append(buckets)
     with open(path, "wb") as f:
-        f.write(header + payload)
+        f.write(b"BACHNNUE" + struct.pack(f"<{len(fields)}I", *fields) + payload)
 
 
 def read_net(path):
@@ -105,27 +131,32 @@ def read_net(path):
     if data[:8] != b"BACHNNUE":
         raise ValueError("not a bachess network")
     version, inputs, n, act, qa, qb, scale, checksum = struct.unpack("<8I", data[8:40])
-    payload = data[40:]
-    if (version, inputs, qa, qb, scale) != (1, INPUTS, QA, QB, SCALE) or fnv1a(payload) != checksum:
+    buckets = struct.unpack("<I", data[40:44])[0] if version == 2 else 1
+    payload = data[44:] if version == 2 else data[40:]
+    if (version not in (1, 2) or (inputs, qa, qb, scale) != (INPUTS, QA, QB, SCALE) or fnv1a(payload) != checksum
+            or not 1 <= buckets <= MAX_BUCKETS):
         raise ValueError("header or checksum does not match")
     w1 = np.frombuffer(payload, "<i2", INPUTS * n).reshape(INPUTS, n)
     b1 = np.frombuffer(payload, "<i2", n, INPUTS * n * 2)
-    w2 = np.frombuffer(payload, "<i2", 2 * n, (INPUTS * n + n) * 2)
-    b2 = struct.unpack("<i", payload[-4:])[0]
+    w2 = np.frombuffer(payload, "<i2", buckets * 2 * n, (INPUTS * n + n) * 2).reshape(buckets, 2 * n)
+    b2 = list(struct.unpack(f"<{buckets}i", payload[-4 * buckets:]))
     return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": act == 1}
 
 
 def quantised_eval(q, us_features, them_features):
-    """The engine's integer evaluation (centipawns, side to move), for one board."""
+    """The engine's integer evaluation (centipawns, side to move), for one board
+    (its output bucket from its piece count: the features of one side)."""
     n = q["b1"].shape[0]
+    bucket = int(output_bucket(len(us_features), len(q["b2"])))
+    w2, b2 = q["w2"].reshape(len(q["b2"]), 2 * n)[bucket], q["b2"][bucket]
     acc = [q["b1"].astype(np.int64) + q["w1"][f].astype(np.int64).sum(axis=0) for f in (us_features, them_features)]
     total = 0
     for k, a in enumerate(acc):
         a = ((a + 32768) % 65536) - 32768          # int16 wrap, as the engine
         x = np.clip(a, 0, QA)
-        w = q["w2"][k * n:(k + 1) * n].astype(np.int64)
+        w = w2[k * n:(k + 1) * n].astype(np.int64)
         total += int((x * w * x).sum() if q["screlu"] else (x * w).sum())
     total = ((total + 2**31) % 2**32) - 2**31      # int32 wrap, as the engine
     if q["screlu"]:
         total = trunc_div(total, QA)
-    return trunc_div((total + q["b2"]) * SCALE, QA * QB)
+    return trunc_div((total + b2) * SCALE, QA * QB)

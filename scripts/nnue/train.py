@@ -4,7 +4,7 @@
     /usr/bin/python3 scripts/nnue/train.py DATA.bin [MORE.bin ...] --out NET.nnue
         [--hidden 32] [--epochs 10] [--batch 16384] [--lr 0.001] [--lambda 0.5]
         [--k 400] [--positions N] [--seed 1] [--crelu] [--threads N] [--init NET.nnue]
-        [--mirror] [--no-bias-correction]
+        [--mirror] [--no-bias-correction] [--output-buckets B]
 
 Reads the 32-byte records straight from memory-mapped files, in a shuffled
 order (a fresh permutation every epoch), and fits a perspective network
@@ -26,6 +26,11 @@ mirrored, so its loss stays comparable with a run without --mirror.
 --init starts from a network file's weights instead of random ones (its
 width and activation must match): a network can go on learning from new
 data in a later session, when the data it was trained on is gone.
+
+--output-buckets B (1 to 16, default 1) gives the output layer B neurons, one
+for each band of piece counts (the engine's nnue_output_bucket()), written
+as a version-2 file. With --init from a one-bucket network every bucket
+starts as its output neuron, so the net starts as the one it came from.
 """
 import argparse
 import math
@@ -41,17 +46,20 @@ import data  # noqa: E402
 import model  # noqa: E402
 
 
-def batch_tensors(records, mirror=None):
+def batch_tensors(records, mirror=None, buckets=1):
+    """The network's inputs, the targets' score and result (side to move's
+    view), and each board's output bucket."""
     pieces, stm, score, result = data.decode(records)
     if mirror is not None:
         pieces = data.mirror_files(pieces, mirror)
+    bucket = model.output_bucket((pieces >= 0).sum(axis=1), buckets).astype(np.int64)
     us_index, us_offsets = data.features(pieces, stm)
     them_index, them_offsets = data.features(pieces, 1 - stm)
     sign = np.where(stm == 0, 1.0, -1.0).astype(np.float32)
     score_stm = score * sign
     result_stm = np.where(stm == 0, result, 1.0 - result).astype(np.float32)
     t = torch.from_numpy
-    return (t(us_index), t(us_offsets), t(them_index), t(them_offsets), t(score_stm), t(result_stm))
+    return (t(us_index), t(us_offsets), t(them_index), t(them_offsets), t(score_stm), t(result_stm), t(bucket))
 
 
 def hold_out_games(count, rng, share=50, run=4096):
@@ -70,8 +78,8 @@ def hold_out_games(count, rng, share=50, run=4096):
 
 
 def loss_of(net, batch, k, lam):
-    us_i, us_o, them_i, them_o, score, result = batch
-    predicted = torch.sigmoid(net(us_i, us_o, them_i, them_o) * model.SCALE / k)
+    us_i, us_o, them_i, them_o, score, result, bucket = batch
+    predicted = torch.sigmoid(net(us_i, us_o, them_i, them_o, bucket) * model.SCALE / k)
     target = lam * result + (1.0 - lam) * torch.sigmoid(score / k)
     return torch.mean((predicted - target) ** 2)
 
@@ -108,11 +116,14 @@ def main(argv):
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--init", help="start from this network file's weights")
     ap.add_argument("--mirror", action="store_true", help="mirror half the training positions left to right")
+    ap.add_argument("--output-buckets", type=int, default=1, help="output neurons by piece count (1 to 16)")
     ap.add_argument("--no-bias-correction", action="store_true",
                     help="export the rounded weights as they are (nets before 2026-11-26 were made so)")
     args = ap.parse_args(argv)
     if args.hidden % 16 or not 16 <= args.hidden <= 512:
         ap.error("--hidden must be a multiple of 16 from 16 to 512")
+    if not 1 <= args.output_buckets <= model.MAX_BUCKETS:
+        ap.error(f"--output-buckets must be from 1 to {model.MAX_BUCKETS}")
 
     log_lines = ["command: " + " ".join([os.path.basename(sys.argv[0])] + argv)]
 
@@ -127,22 +138,26 @@ def main(argv):
     valid_idx, train_idx = hold_out_games(len(records), rng)
     say(f"data: {len(records)} positions from {', '.join(args.data)}; {len(train_idx)} for training, "
         f"{len(valid_idx)} held out in whole runs of records")
-    say(f"net: 768 -> {args.hidden} x 2 -> 1, {'CReLU' if args.crelu else 'SCReLU'}; K {args.k}, lambda {args.lam}, "
+    say(f"net: 768 -> {args.hidden} x 2 -> 1, {'CReLU' if args.crelu else 'SCReLU'}"
+        + (f", {args.output_buckets} output buckets by piece count" if args.output_buckets > 1 else "")
+        + f"; K {args.k}, lambda {args.lam}, "
         f"lr {args.lr}, batch {args.batch}, seed {args.seed}, torch {torch.__version__}, {args.threads} thread(s)"
         + (", mirrored left to right at random" if args.mirror else ""))
     say(f"blas: {loaded_blas()}")
     # A generator of its own, so that --mirror leaves the shuffling as it was.
     mirror_rng = np.random.default_rng(args.seed + 1) if args.mirror else None
 
-    net = model.PerspectiveNet(args.hidden, screlu=not args.crelu)
+    net = model.PerspectiveNet(args.hidden, screlu=not args.crelu, buckets=args.output_buckets)
     if args.init:
         start = model.read_net(args.init)
         if start["b1"].shape[0] != args.hidden or start["screlu"] == args.crelu:
             ap.error(f"--init {args.init}: its width or activation differs from --hidden/--crelu")
+        if len(start["b2"]) not in (1, args.output_buckets):
+            ap.error(f"--init {args.init}: {len(start['b2'])} output buckets, not 1 or --output-buckets")
         model.load_quantised(net, start)
         say(f"init: the weights of {args.init}")
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
-    valid = batch_tensors(records.take(valid_idx))
+    valid = batch_tensors(records.take(valid_idx), buckets=args.output_buckets)
     with torch.no_grad():
         say(f"epoch 0: held-out loss {loss_of(net, valid, args.k, args.lam).item():.6f}")
     for epoch in range(1, args.epochs + 1):
@@ -153,7 +168,7 @@ def main(argv):
         for at in range(0, len(shuffled), args.batch):
             idx = np.sort(shuffled[at:at + args.batch])
             mirror = mirror_rng.random(len(idx)) < 0.5 if mirror_rng else None
-            batch = batch_tensors(records.take(idx), mirror)
+            batch = batch_tensors(records.take(idx), mirror, args.output_buckets)
             optimiser.zero_grad()
             loss = loss_of(net, batch, args.k, args.lam)
             loss.backward()

@@ -77,18 +77,25 @@ static int32_t dot_portable(const int16_t *values, const int16_t *weights, const
     return (int32_t)sum;
 }
 
-static int scale_output(int64_t sum, const Network *net)
+static int scale_output(int64_t sum, const Network *net, int bucket)
 {
     if (net->activation == ACTIVATION_SCRELU)
         sum /= net->qa; /* x^2 carries QA twice: one goes here */
-    return (int)((sum + net->output_bias) * net->scale / ((int64_t)net->qa * net->qb));
+    return (int)((sum + net->output_bias[bucket]) * net->scale / ((int64_t)net->qa * net->qb));
 }
 
-int accumulator_output_portable(const Accumulator *a, const Network *net, Color us)
+/* The output weights of a bucket: the side to move's half, then the other's. */
+static const int16_t *bucket_weights(const Network *net, int bucket)
 {
-    int32_t sum = (int32_t)((uint32_t)dot_portable(a->values[us], net->output_weights, net)
-                            + (uint32_t)dot_portable(a->values[color_flip(us)], net->output_weights + net->hidden, net));
-    return scale_output(sum, net);
+    return net->output_weights + (size_t)bucket * 2 * (size_t)net->hidden;
+}
+
+int accumulator_output_portable(const Accumulator *a, const Network *net, Color us, int bucket)
+{
+    const int16_t *w = bucket_weights(net, bucket);
+    int32_t sum = (int32_t)((uint32_t)dot_portable(a->values[us], w, net)
+                            + (uint32_t)dot_portable(a->values[color_flip(us)], w + net->hidden, net));
+    return scale_output(sum, net, bucket);
 }
 
 /* ---- AVX2 ------------------------------------------------------------------ */
@@ -138,11 +145,12 @@ void accumulator_update(Accumulator *to, const Accumulator *from, const Network 
     to->computed = true;
 }
 
-int accumulator_output(const Accumulator *a, const Network *net, Color us)
+int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
 {
-    int32_t sum = (int32_t)((uint32_t)dot_avx2(a->values[us], net->output_weights, net)
-                            + (uint32_t)dot_avx2(a->values[color_flip(us)], net->output_weights + net->hidden, net));
-    return scale_output(sum, net);
+    const int16_t *w = bucket_weights(net, bucket);
+    int32_t sum = (int32_t)((uint32_t)dot_avx2(a->values[us], w, net)
+                            + (uint32_t)dot_avx2(a->values[color_flip(us)], w + net->hidden, net));
+    return scale_output(sum, net, bucket);
 }
 
 bool accumulator_uses_avx2(void) { return true; }
@@ -154,7 +162,10 @@ void accumulator_update(Accumulator *to, const Accumulator *from, const Network 
 {
     accumulator_update_portable(to, from, net);
 }
-int accumulator_output(const Accumulator *a, const Network *net, Color us) { return accumulator_output_portable(a, net, us); }
+int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
+{
+    return accumulator_output_portable(a, net, us, bucket);
+}
 bool accumulator_uses_avx2(void) { return false; }
 
 #endif

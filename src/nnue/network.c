@@ -29,14 +29,25 @@ static bool fail(char *error, size_t esize, const char *why)
 }
 
 typedef struct {
-    uint32_t version, inputs, hidden, activation, qa, qb, scale, checksum;
+    uint32_t version, inputs, hidden, activation, qa, qb, scale, checksum, buckets;
 } Header;
+
+/* The weights and biases of a network of this shape, in bytes. */
+static size_t payload_size(const Header *h)
+{
+    size_t n = h->hidden;
+    return ((size_t)NNUE_INPUTS * n + n + 2 * n * h->buckets) * 2 + 4 * (size_t)h->buckets;
+}
 
 static bool check_header(const Header *h, size_t payload, char *error, size_t esize)
 {
     char why[160];
-    if (h->version != NNUE_VERSION)
-        return snprintf(why, sizeof why, "version %u, this engine reads %d", h->version, NNUE_VERSION), fail(error, esize, why);
+    if (h->version < 1 || h->version > NNUE_VERSION)
+        return snprintf(why, sizeof why, "version %u, this engine reads 1 to %d", h->version, NNUE_VERSION),
+               fail(error, esize, why);
+    if (h->buckets < 1 || h->buckets > NNUE_MAX_OUTPUT_BUCKETS)
+        return snprintf(why, sizeof why, "%u output buckets (1 to %d)", h->buckets, NNUE_MAX_OUTPUT_BUCKETS),
+               fail(error, esize, why);
     if (h->inputs != NNUE_INPUTS)
         return snprintf(why, sizeof why, "%u inputs, the architecture has %d", h->inputs, NNUE_INPUTS), fail(error, esize, why);
     if (h->hidden == 0 || h->hidden > NNUE_MAX_HIDDEN || h->hidden % NNUE_HIDDEN_STEP)
@@ -46,7 +57,7 @@ static bool check_header(const Header *h, size_t payload, char *error, size_t es
         return fail(error, esize, "unknown activation");
     if (h->qa == 0 || h->qa > MAX_QA || h->qb == 0 || h->qb > 4096 || h->scale == 0 || h->scale > 4096)
         return fail(error, esize, "quantisation constants out of range");
-    size_t want = ((size_t)NNUE_INPUTS * h->hidden + h->hidden + 2 * h->hidden) * 2 + 4;
+    size_t want = payload_size(h);
     if (payload != want)
         return snprintf(why, sizeof why, "%zu bytes of weights, the header asks for %zu (truncated or wrong architecture)",
                         payload, want), fail(error, esize, why);
@@ -55,28 +66,32 @@ static bool check_header(const Header *h, size_t payload, char *error, size_t es
 
 bool network_load_bytes(Network *net, const unsigned char *data, size_t size, char *error, size_t esize)
 {
-    if (size < NNUE_HEADER_SIZE || memcmp(data, "BACHNNUE", 8) != 0)
+    if (size < NNUE_HEADER_SIZE_V1 || memcmp(data, "BACHNNUE", 8) != 0)
         return fail(error, esize, "no BACHNNUE header");
     Header h;
     uint32_t *fields = &h.version;
     for (int i = 0; i < 8; i++)
         fields[i] = read_u32(data + 8 + 4 * i);
-    const unsigned char *payload = data + NNUE_HEADER_SIZE;
-    size_t payload_size = size - NNUE_HEADER_SIZE;
-    if (!check_header(&h, payload_size, error, esize))
+    size_t header_size = h.version >= 2 ? NNUE_HEADER_SIZE : NNUE_HEADER_SIZE_V1;
+    if (size < header_size)
+        return fail(error, esize, "the header is truncated");
+    h.buckets = h.version >= 2 ? read_u32(data + NNUE_HEADER_SIZE_V1) : 1;
+    const unsigned char *payload = data + header_size;
+    size_t payload_bytes = size - header_size;
+    if (!check_header(&h, payload_bytes, error, esize))
         return false;
-    if (network_checksum(payload, payload_size) != h.checksum)
+    if (network_checksum(payload, payload_bytes) != h.checksum)
         return fail(error, esize, "checksum mismatch (the file is damaged)");
 
-    int n = (int)h.hidden;
-    size_t count = (size_t)NNUE_INPUTS * n + n + 2 * (size_t)n;
+    int n = (int)h.hidden, buckets = (int)h.buckets;
+    size_t count = (size_t)NNUE_INPUTS * n + n + 2 * (size_t)n * (size_t)buckets;
     int16_t *block = aligned_alloc(64, (count * sizeof(int16_t) + 63) / 64 * 64);
     if (!block)
         return fail(error, esize, "out of memory");
     for (size_t i = 0; i < count; i++)
         block[i] = read_i16(payload + 2 * i);
     int16_t *output = block + (size_t)NNUE_INPUTS * n + n;
-    for (int i = 0; i < 2 * n; i++)
+    for (int i = 0; i < 2 * n * buckets; i++)
         if (output[i] < -MAX_OUTPUT_WEIGHT || output[i] > MAX_OUTPUT_WEIGHT) {
             free(block);
             return fail(error, esize, "an output weight outside -127..127");
@@ -84,9 +99,11 @@ bool network_load_bytes(Network *net, const unsigned char *data, size_t size, ch
     network_free(net);
     *net = (Network){
         .hidden = n, .activation = (Activation)h.activation, .qa = (int)h.qa, .qb = (int)h.qb, .scale = (int)h.scale,
-        .input_weights = block, .input_bias = block + (size_t)NNUE_INPUTS * n, .output_weights = output,
-        .output_bias = (int32_t)read_u32(payload + 2 * count), .storage = block,
+        .input_weights = block, .input_bias = block + (size_t)NNUE_INPUTS * n, .output_buckets = buckets,
+        .output_weights = output, .storage = block,
     };
+    for (int k = 0; k < buckets; k++)
+        net->output_bias[k] = (int32_t)read_u32(payload + 2 * count + 4 * (size_t)k);
     return true;
 }
 

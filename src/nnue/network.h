@@ -1,7 +1,8 @@
 #pragma once
 /*
  * network.h — an efficiently updatable neural network (NNUE) for the
- * evaluation: a perspective net 768 -> N x 2 -> 1.
+ * evaluation: a perspective net 768 -> N x 2 -> 1, with 1 to 16 output
+ * buckets chosen by the number of pieces on the board.
  *
  * The 768 inputs are the (piece, square) pairs of the board seen from one
  * side: for perspective c, a piece counts as "ours" or "theirs" and the
@@ -10,15 +11,20 @@
  * the input weights of its active features, so a move changes it by a few
  * additions and subtractions. The output is one neuron over both layers,
  * the side to move's first, through a clipped (CReLU) or squared clipped
- * (SCReLU) activation, scaled back to centipawns.
+ * (SCReLU) activation, scaled back to centipawns. With B output buckets
+ * there are B such neurons, and a board with P pieces (kings included) uses
+ * bucket (P - 2) * B / 31: the same hidden layer, read differently in the
+ * opening, the middlegame and the endings. One bucket is the plain net.
  *
- * The file format (little-endian), version 1:
+ * The file format (little-endian), version 1 or 2:
  *   "BACHNNUE"  8 bytes
- *   u32 version (1), u32 inputs (768), u32 hidden (N), u32 activation
+ *   u32 version (1 or 2), u32 inputs (768), u32 hidden (N), u32 activation
  *   (0 CReLU, 1 SCReLU), u32 QA, u32 QB, u32 scale, u32 checksum
- *   (FNV-1a of the payload), then the payload:
+ *   (FNV-1a of the payload); version 2 only: u32 output buckets (B, 1..16);
+ *   then the payload:
  *   i16 input weights [768][N] (feature by feature), i16 input bias [N],
- *   i16 output weights [2N] (side to move's half first), i32 output bias.
+ *   i16 output weights [B][2N] (each bucket's side to move's half first),
+ *   i32 output bias [B]. Version 1 is version 2 with B = 1.
  * Loading checks all of it and refuses anything else with a message.
  */
 #include <stdbool.h>
@@ -31,8 +37,10 @@ enum {
     NNUE_INPUTS = 768,
     NNUE_MAX_HIDDEN = 512, /* accumulators are this wide at most */
     NNUE_HIDDEN_STEP = 16, /* N is a multiple of this (one AVX2 register of int16) */
-    NNUE_VERSION = 1,
-    NNUE_HEADER_SIZE = 40,
+    NNUE_VERSION = 2,         /* the newest version read; 1 is read too */
+    NNUE_HEADER_SIZE_V1 = 40,
+    NNUE_HEADER_SIZE = 44,    /* version 2: the bucket count follows the checksum */
+    NNUE_MAX_OUTPUT_BUCKETS = 16,
 };
 
 typedef enum { ACTIVATION_CRELU, ACTIVATION_SCRELU } Activation;
@@ -43,13 +51,14 @@ typedef struct {
     int qa, qb, scale;
     int16_t *input_weights;  /* [NNUE_INPUTS][hidden] */
     int16_t *input_bias;     /* [hidden] */
-    int16_t *output_weights; /* [2][hidden] */
-    int32_t output_bias;
+    int output_buckets;
+    int16_t *output_weights; /* [output_buckets][2][hidden] */
+    int32_t output_bias[NNUE_MAX_OUTPUT_BUCKETS];
     void *storage;           /* one aligned block holding the arrays */
 } Network;
 
 /* Reads a network from a file's bytes; false with a reason (and `net`
- * untouched) when the data is not a valid version-1 network. */
+ * untouched) when the data is not a valid version-1 or version-2 network. */
 bool network_load_bytes(Network *net, const unsigned char *data, size_t size, char *error, size_t error_size);
 bool network_load_file(Network *net, const char *path, char *error, size_t error_size);
 void network_free(Network *net);
@@ -62,4 +71,12 @@ static inline int nnue_feature(Color perspective, Piece p, Square s)
     int ours = piece_color(p) == perspective ? 0 : 1;
     int square = perspective == WHITE ? (int)s : (int)s ^ 56;
     return ours * 384 + (int)piece_type(p) * 64 + square;
+}
+
+/* The output bucket of a board with `pieces` pieces, kings included: 2 to
+ * 32 in a game, but a set-up position may hold more (ten knights). */
+static inline int nnue_output_bucket(const Network *net, int pieces)
+{
+    int held = pieces < 2 ? 2 : pieces > 32 ? 32 : pieces;
+    return (held - 2) * net->output_buckets / 31;
 }
