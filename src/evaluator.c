@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "eval.h"
+#include "score.h"
 
 static EvaluationKind selected = EVALUATION_CLASSICAL;
 static const Network *network;
@@ -78,10 +79,15 @@ static bool equals_refresh(const Accumulator *a, const Board *b)
 #endif
 
 /* The network's evaluation of b from its accumulator, through the output
- * bucket of b's piece count. */
+ * bucket of b's piece count. Held below the decisive scores, as every
+ * evaluation is (score.h): a damaged or made-up network file can evaluate
+ * far beyond any real position, and the search must not read that as a
+ * tablebase win or a mate. */
 static int network_output(const Accumulator *a, const Network *net, const Board *b)
 {
-    return accumulator_output(a, net, b->side, nnue_output_bucket(net, popcount(board_occupied(b))));
+    enum { LIMIT = TB_WIN_IN_MAX - 1 };
+    int value = accumulator_output(a, net, b->side, nnue_output_bucket(net, popcount(board_occupied(b))));
+    return value > LIMIT ? LIMIT : value < -LIMIT ? -LIMIT : value;
 }
 
 int evaluator_evaluate(EvalState *e, const Board *b)

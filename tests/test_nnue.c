@@ -17,6 +17,7 @@
 #include "nnue/default_net.h"
 #include "nnue/network.h"
 #include "options.h"
+#include "score.h"
 #include "support.h"
 #include "timer.h"
 
@@ -222,6 +223,23 @@ Test(nnue, damaged_files_are_refused_with_a_reason)
     }
     free(bad);
     free(good);
+}
+
+/* A network file may hold any weights in range: one that evaluates far
+ * beyond every real position is held below the decisive scores, whichever
+ * side it favours. */
+Test(nnue, an_evaluation_stays_below_the_decisive_scores)
+{
+    Network net = load_random(ACTIVATION_SCRELU);
+    net.scale = 4096;
+    Board *b = board_from_fen(START_FEN);
+    for (int sign = -1; sign <= 1; sign += 2) {
+        net.output_bias[0] = sign > 0 ? INT32_MAX : INT32_MIN;
+        int value = evaluator_nnue(&net, b);
+        cr_assert(value * sign > 0 && value * sign < TB_WIN_IN_MAX, "bias %d: evaluation %d", net.output_bias[0], value);
+    }
+    free(b);
+    network_free(&net);
 }
 
 /* ---- incremental = refresh, vector = portable ---------------------------------- */

@@ -1,6 +1,7 @@
 /* accumulator.c — NNUE accumulators: refresh, update, output (see accumulator.h). */
 #include "nnue/accumulator.h"
 
+#include <limits.h>
 #include <string.h>
 
 #if defined(__AVX2__)
@@ -77,11 +78,15 @@ static int32_t dot_portable(const int16_t *values, const int16_t *weights, const
     return (int32_t)sum;
 }
 
+/* Saturated into an int: a network file may hold any weights in range,
+ * and some make values no real position gives (the evaluator holds them
+ * below the decisive scores). */
 static int scale_output(int64_t sum, const Network *net, int bucket)
 {
     if (net->activation == ACTIVATION_SCRELU)
         sum /= net->qa; /* x^2 carries QA twice: one goes here */
-    return (int)((sum + net->output_bias[bucket]) * net->scale / ((int64_t)net->qa * net->qb));
+    int64_t value = (sum + net->output_bias[bucket]) * net->scale / ((int64_t)net->qa * net->qb);
+    return value > INT_MAX ? INT_MAX : value < -INT_MAX ? -INT_MAX : (int)value;
 }
 
 /* The output weights of a bucket: the side to move's half, then the other's. */
