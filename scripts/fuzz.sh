@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh TARGET|all SECONDS
 #
-# TARGET is one of: fen move pgn book uci cecp epd. Everything goes to
+# TARGET is one of: fen move pgn book uci cecp epd net. Everything goes to
 # $BUILD/fuzz (BUILD defaults to build): the binaries, the seed corpora made
 # from data/ and fuzz/seeds/, the working corpora (corpus/TARGET, kept from
 # run to run), the logs and any crash artifacts. Each target runs with
@@ -18,7 +18,7 @@
 # short run of `make test`, so that a grown corpus cannot stretch it).
 set -eu
 
-ALL="fen move pgn book uci cecp epd"
+ALL="fen move pgn book uci cecp epd net"
 if [ $# -ne 2 ] || ! [ "$2" -gt 0 ] 2>/dev/null; then
     echo "usage: scripts/fuzz.sh TARGET|all SECONDS   (targets: $ALL)" >&2
     exit 2
@@ -102,6 +102,23 @@ start = next(i for i, e in enumerate(entries) if e[0] == 0x463B96181691FC9C)
 write("book", "start", book(entries[start:start + 20]))
 for i in range(0, len(entries), 240):
     write("book", f"slice-{i:05d}", book(entries[i:i + 12]))
+
+# Networks: small ones of the file format (docs/nnue.md), version 1 and
+# version 2 with 8 output buckets, random weights in range, checksum right.
+import random
+def network(version, hidden, buckets, seed):
+    rng = random.Random(seed)
+    weights = [rng.randint(-80, 80) for _ in range(768 * hidden + hidden)]
+    weights += [rng.randint(-127, 127) for _ in range(2 * hidden * buckets)]
+    payload = struct.pack(f"<{len(weights)}h", *weights) + struct.pack(f"<{buckets}i", *[rng.randint(-5000, 5000) for _ in range(buckets)])
+    h = 2166136261
+    for byte in payload:
+        h = ((h ^ byte) * 16777619) & 0xFFFFFFFF
+    fields = [version, 768, hidden, 1, 255, 64, 400, h] + ([buckets] if version == 2 else [])
+    return b"BACHNNUE" + struct.pack(f"<{len(fields)}I", *fields) + payload
+write("net", "v1-h16", network(1, 16, 1, 1))
+write("net", "v2-h16-b8", network(2, 16, 8, 2))
+write("net", "v2-h32-b2", network(2, 32, 2, 3))
 EOF
 
 # ---- runs -------------------------------------------------------------------

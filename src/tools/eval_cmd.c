@@ -64,9 +64,13 @@ int eval_command(int argc, char **argv)
         fprintf(stderr, "error: %s\n", error);
         return 2;
     }
-    printf("NNUE: %d cp (side to move; %s, 768 -> %d x 2 -> 1, %s)\n", evaluator_nnue(&net, &board),
+    char buckets[64] = "";
+    if (net.output_buckets > 1)
+        snprintf(buckets, sizeof buckets, ", output bucket %d of %d",
+                 nnue_output_bucket(&net, popcount(board_occupied(&board))) + 1, net.output_buckets);
+    printf("NNUE: %d cp (side to move; %s, 768 -> %d x 2 -> 1, %s%s)\n", evaluator_nnue(&net, &board),
            net_path ? net_path : "built-in network", net.hidden,
-           net.activation == ACTIVATION_SCRELU ? "SCReLU" : "CReLU");
+           net.activation == ACTIVATION_SCRELU ? "SCReLU" : "CReLU", buckets);
     network_free(&net);
     return 0;
 }
