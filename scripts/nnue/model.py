@@ -96,7 +96,9 @@ def load_quantised(net, q):
         net.ft_bias.copy_(torch.from_numpy(q["b1"].astype(np.float32) / QA))
         w2 = q["w2"].astype(np.float32).reshape(buckets, -1) / QB
         net.out.weight.copy_(torch.from_numpy(np.repeat(w2, net.buckets // buckets, axis=0)))
-        b2 = np.array(q["b2"], dtype=np.float32) / (QA * QB)
+        # Divided in double precision, then stored: the float the one-bucket
+        # code gave (a warm start must begin where the earlier nets' did).
+        b2 = (np.array(q["b2"], dtype=np.float64) / (QA * QB)).astype(np.float32)
         net.out.bias.copy_(torch.from_numpy(np.repeat(b2, net.buckets // buckets)))
 
 
