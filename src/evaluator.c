@@ -83,10 +83,15 @@ static bool equals_refresh(const Accumulator *a, const Board *b)
  * evaluation is (score.h): a damaged or made-up network file can evaluate
  * far beyond any real position, and the search must not read that as a
  * tablebase win or a mate. */
+int evaluator_output_bucket(const Network *net, const Board *b)
+{
+    return nnue_output_bucket(net, popcount(board_occupied(b)));
+}
+
 static int network_output(const Accumulator *a, const Network *net, const Board *b)
 {
     enum { LIMIT = TB_WIN_IN_MAX - 1 };
-    int value = accumulator_output(a, net, b->side, nnue_output_bucket(net, popcount(board_occupied(b))));
+    int value = accumulator_output(a, net, b->side, evaluator_output_bucket(net, b));
     return value > LIMIT ? LIMIT : value < -LIMIT ? -LIMIT : value;
 }
 

@@ -49,6 +49,9 @@ static inline void evaluator_pop(EvalState *e) { e->depth--; }
  * in centipawns from the side to move's point of view. */
 int evaluator_evaluate(EvalState *e, const Board *b);
 
+/* The output bucket the network reads for board b (its piece count). */
+int evaluator_output_bucket(const Network *net, const Board *b);
+
 /* Both evaluations of a position, from scratch (for `bachess eval`); NNUE
  * is 0 without a network. */
 int evaluator_classical(const Board *b);

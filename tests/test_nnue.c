@@ -77,8 +77,6 @@ static Network load_random_with_buckets(int activation, int buckets)
 
 static Network load_random(int activation) { return load_random_with_buckets(activation, 0); }
 
-/* The bucket the evaluation of b must read. */
-static int bucket_of(const Network *net, const Board *b) { return nnue_output_bucket(net, popcount(board_occupied(b))); }
 
 static char *write_temp(const unsigned char *bytes, size_t size)
 {
@@ -154,7 +152,7 @@ Test(nnue, the_output_bucket_follows_the_piece_count)
     for (int i = 0; i < count; i++) {
         Board *b = board_from_fen(suite[i].fen);
         accumulator_refresh_portable(a, &net, b);
-        int bucket = bucket_of(&net, b), value = evaluator_nnue(&net, b);
+        int bucket = evaluator_output_bucket(&net, b), value = evaluator_nnue(&net, b);
         cr_assert_eq(value, accumulator_output_portable(a, &net, b->side, bucket), "%s", suite[i].fen);
         differs += value != accumulator_output_portable(a, &net, b->side, (bucket + 1) % 8);
         free(b);
@@ -262,7 +260,7 @@ static void check_one_move(Board *b, Move m, const char *fen, void *context)
     cr_assert(memcmp(c->child.values[WHITE], c->fresh.values[WHITE], bytes) == 0
                   && memcmp(c->child.values[BLACK], c->fresh.values[BLACK], bytes) == 0,
               "incremental accumulator differs from a refresh after a move in %s", fen);
-    int bucket = bucket_of(c->net, b);
+    int bucket = evaluator_output_bucket(c->net, b);
     cr_assert_eq(accumulator_output(&c->child, c->net, b->side, bucket),
                  accumulator_output_portable(&c->fresh, c->net, b->side, bucket), "vector and portable outputs differ in %s",
                  fen);
@@ -426,7 +424,7 @@ Test(nnue, speed_of_the_built_in_network)
         accumulator_refresh(&acc[i], &net, &boards[i]);
         accumulator_refresh_portable(&acc[count], &net, &boards[i]);
         Color us = boards[i].side;
-        int bucket = bucket_of(&net, &boards[i]);
+        int bucket = evaluator_output_bucket(&net, &boards[i]);
         cr_assert_eq(accumulator_output(&acc[i], &net, us, bucket), accumulator_output_portable(&acc[count], &net, us, bucket),
                      "%s", fens[i]);
     }
@@ -436,14 +434,14 @@ Test(nnue, speed_of_the_built_in_network)
     for (int r = 0; r < rounds; r++)
         for (int i = 0; i < count; i++) {
             accumulator_refresh(&acc[count], &net, &boards[i]);
-            sink += accumulator_output(&acc[count], &net, boards[i].side, bucket_of(&net, &boards[i]));
+            sink += accumulator_output(&acc[count], &net, boards[i].side, evaluator_output_bucket(&net, &boards[i]));
         }
     int64_t full_ms = time_now_ms() - start;
     int output_rounds = 50 * rounds; /* far cheaper: more rounds for a measurable time */
     start = time_now_ms();
     for (int r = 0; r < output_rounds; r++)
         for (int i = 0; i < count; i++)
-            sink += accumulator_output(&acc[i], &net, boards[i].side, bucket_of(&net, &boards[i]));
+            sink += accumulator_output(&acc[i], &net, boards[i].side, evaluator_output_bucket(&net, &boards[i]));
     int64_t output_ms = time_now_ms() - start;
     double evals = (double)rounds * count, outputs = (double)output_rounds * count;
     fprintf(stderr, "nnue speed (%d hidden, AVX2 %s): %.2f M evals/s from scratch, %.2f M outputs/s over %d WAC positions\n",

@@ -67,7 +67,7 @@ int eval_command(int argc, char **argv)
     char buckets[64] = "";
     if (net.output_buckets > 1)
         snprintf(buckets, sizeof buckets, ", output bucket %d of %d",
-                 nnue_output_bucket(&net, popcount(board_occupied(&board))) + 1, net.output_buckets);
+                 evaluator_output_bucket(&net, &board) + 1, net.output_buckets);
     printf("NNUE: %d cp (side to move; %s, 768 -> %d x 2 -> 1, %s%s)\n", evaluator_nnue(&net, &board),
            net_path ? net_path : "built-in network", net.hidden,
            net.activation == ACTIVATION_SCRELU ? "SCReLU" : "CReLU", buckets);
