@@ -64,7 +64,11 @@ static void check_board(const Network *net, Board *b)
         return;
     child->change_count = board_move_changes(b, moves.moves[0], child->changes);
     board_make_move(b, moves.moves[0]);
-    accumulator_update(child, vector, net);
+    for (Color c = WHITE; c <= BLACK; c++)
+        if (accumulator_can_update(child, net, c))
+            accumulator_update_perspective(child, vector, net, c);
+        else
+            accumulator_refresh_perspective(child, net, b, c);
     accumulator_refresh_portable(portable, net, b);
     FUZZ_CHECK(same_values(child, portable, net->hidden));
     board_unmake_move(b);
@@ -97,15 +101,15 @@ static void load_and_check(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     load_and_check(data, size);
-    /* The checksum made right: at 36, over what follows the header (44
-     * bytes from version 2 on, 40 before). */
+    /* The checksum made right: at 36, over what follows the header (40
+     * bytes in version 1, 44 in version 2, 48 from version 3 on). */
     if (size < NNUE_HEADER_SIZE_V1)
         return 0;
     uint8_t *fixed = malloc(size);
     FUZZ_CHECK(fixed != NULL);
     memcpy(fixed, data, size);
     uint32_t version = (uint32_t)fixed[8] | (uint32_t)fixed[9] << 8 | (uint32_t)fixed[10] << 16 | (uint32_t)fixed[11] << 24;
-    size_t header = version >= 2 ? NNUE_HEADER_SIZE : NNUE_HEADER_SIZE_V1;
+    size_t header = version >= 3 ? NNUE_HEADER_SIZE : version == 2 ? NNUE_HEADER_SIZE_V2 : NNUE_HEADER_SIZE_V1;
     if (size >= header) {
         uint32_t sum = network_checksum(fixed + header, size - header);
         for (int i = 0; i < 4; i++)

@@ -103,10 +103,11 @@ write("book", "start", book(entries[start:start + 20]))
 for i in range(0, len(entries), 240):
     write("book", f"slice-{i:05d}", book(entries[i:i + 12]))
 
-# Networks: small ones of the file format (docs/nnue.md), version 1 and
-# version 2 with 8 output buckets, random weights in range, checksum right.
+# Networks: small ones of the file format (docs/nnue.md), version 1,
+# version 2 with 8 output buckets and version 3 (mirroring by the king),
+# random weights in range, checksum right.
 import random
-def network(version, hidden, buckets, seed):
+def network(version, hidden, buckets, seed, king_mirroring=0):
     rng = random.Random(seed)
     weights = [rng.randint(-80, 80) for _ in range(768 * hidden + hidden)]
     weights += [rng.randint(-127, 127) for _ in range(2 * hidden * buckets)]
@@ -114,11 +115,13 @@ def network(version, hidden, buckets, seed):
     h = 2166136261
     for byte in payload:
         h = ((h ^ byte) * 16777619) & 0xFFFFFFFF
-    fields = [version, 768, hidden, 1, 255, 64, 400, h] + ([buckets] if version == 2 else [])
+    fields = [version, 768, hidden, 1, 255, 64, 400, h] + ([buckets] if version >= 2 else [])
+    fields += [king_mirroring] if version >= 3 else []
     return b"BACHNNUE" + struct.pack(f"<{len(fields)}I", *fields) + payload
 write("net", "v1-h16", network(1, 16, 1, 1))
 write("net", "v2-h16-b8", network(2, 16, 8, 2))
 write("net", "v2-h32-b2", network(2, 32, 2, 3))
+write("net", "v3-h16-b4-mirrored", network(3, 16, 4, 4, 1))
 EOF
 
 # ---- runs -------------------------------------------------------------------

@@ -42,7 +42,7 @@ void evaluator_push(EvalState *e, const Board *b, Move m)
     if (selected != EVALUATION_NNUE)
         return;
     Accumulator *a = &e->accumulators[e->depth];
-    a->computed = false;
+    a->computed[WHITE] = a->computed[BLACK] = false;
     a->change_count = board_move_changes(b, m, a->changes);
 }
 
@@ -50,19 +50,32 @@ void evaluator_push_null(EvalState *e)
 {
     e->depth++;
     Accumulator *a = &e->accumulators[e->depth];
-    a->computed = false;
+    a->computed[WHITE] = a->computed[BLACK] = false;
     a->change_count = 0;
 }
 
-/* Brings the accumulator of the current ply up to date from the nearest
- * computed one below it. */
-static const Accumulator *current_accumulator(EvalState *e)
+/* Brings one perspective of the current ply's accumulator (of board b) up
+ * to date: from the nearest computed one below it, or afresh when a move
+ * on the way took this perspective's king across a mirroring net's d/e
+ * line. */
+static void bring_up_to_date(EvalState *e, const Board *b, Color perspective)
 {
     int ply = e->depth;
-    while (!e->accumulators[ply].computed)
+    while (!e->accumulators[ply].computed[perspective]
+           && accumulator_can_update(&e->accumulators[ply], network, perspective))
         ply--; /* the root's is computed by evaluator_start */
+    if (!e->accumulators[ply].computed[perspective]) {
+        accumulator_refresh_perspective(&e->accumulators[e->depth], network, b, perspective);
+        return;
+    }
     for (ply++; ply <= e->depth; ply++)
-        accumulator_update(&e->accumulators[ply], &e->accumulators[ply - 1], network);
+        accumulator_update_perspective(&e->accumulators[ply], &e->accumulators[ply - 1], network, perspective);
+}
+
+static const Accumulator *current_accumulator(EvalState *e, const Board *b)
+{
+    bring_up_to_date(e, b, WHITE);
+    bring_up_to_date(e, b, BLACK);
     return &e->accumulators[e->depth];
 }
 
@@ -99,7 +112,7 @@ int evaluator_evaluate(EvalState *e, const Board *b)
 {
     if (selected != EVALUATION_NNUE)
         return evaluate(b, &e->pawns);
-    const Accumulator *a = current_accumulator(e);
+    const Accumulator *a = current_accumulator(e, b);
     assert(equals_refresh(a, b));
     return network_output(a, network, b);
 }

@@ -16,7 +16,12 @@ trains a small network on them, and then
   8. --output-buckets 4 learns and writes a version-2 file that the engine
      evaluates exactly as Python does, in at least three buckets; a
      one-bucket net widened to 4 buckets (--init, no epoch) evaluates the
-     same as the net it came from.
+     same as the net it came from;
+  9. --king-mirroring learns and writes a version-3 file that the engine
+     evaluates exactly as Python does, with the kings on either wing; a net
+     that does not mirror, started from (--init, no epoch), evaluates a
+     board with both kings on the e- to h-files as the old net evaluates its
+     mirror image, and one with both on the a- to d-files as the old net.
 
     /usr/bin/python3 tests/nnue_train_test.py ./bachess
 """
@@ -67,6 +72,54 @@ def fen_of(pieces, stm):
             empty = 0
         rows.append(row + (str(empty) if empty else ""))
     return "/".join(rows) + (" w" if stm == 0 else " b") + " - - 0 1"
+
+
+def engine_eval(engine, net_path, fen):
+    out = subprocess.run([engine, "eval", "--net", net_path] + fen.split(), capture_output=True, text=True).stdout
+    m = re.search(r"^NNUE: (-?\d+) cp", out, re.M)
+    return int(m.group(1)) if m else None
+
+
+def kings_wings(pieces):
+    """(White's king on the e- to h-files, Black's) of one board."""
+    return tuple(bool(data.kings_wing_mirrored(pieces[None, :], np.array([c]))[0]) for c in (0, 1))
+
+
+def check_king_mirroring(engine, data_path, plain_path, pieces, stm, work):
+    mirroring_path, started_path = os.path.join(work, "mirroring.nnue"), os.path.join(work, "started.nnue")
+    train.main([data_path, "--out", mirroring_path, "--hidden", "32", "--epochs", "6", "--batch", "256",
+                "--lr", "0.01", "--seed", "3", "--king-mirroring"])
+    log = open(mirroring_path + ".log").read()
+    held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
+    version = int.from_bytes(open(mirroring_path, "rb").read()[8:12], "little")
+    check("mirrored by each king's wing" in log and version == 3 and model.read_net(mirroring_path)["king_mirroring"]
+          and held[-1] < held[0],
+          f"--king-mirroring: a version-{version} file; held-out loss falls {held[0]:.5f} -> {held[-1]:.5f}")
+    # Boards with the kings on every combination of wings: the recorded ones
+    # and their mirror images.
+    fens = [fen_of(pieces[i], stm[i]) for i in range(len(pieces))]
+    fens += [mirrored_fen(fen) for fen in fens]
+    wings = {kings_wings(data.fen_to_pieces(fen)[0]) for fen in fens}
+    mismatches = [(fen, got, want) for fen in fens
+                  for got, want in [(engine_eval(engine, mirroring_path, fen), evaluate.evaluations(mirroring_path, fen)[0])]
+                  if got != want]
+    check(not mismatches and len(wings) == 4,
+          f"engine equals Python's integer evaluation of the mirroring net on {len(fens)} positions, kings' wings "
+          f"{sorted(wings)}" + (f"; first mismatch {mismatches[0]}" if mismatches else ""))
+    train.main([data_path, "--out", started_path, "--hidden", "32", "--epochs", "0", "--seed", "3",
+                "--king-mirroring", "--init", plain_path])
+    wrong, compared = [], 0
+    for fen in fens:
+        white_mirrored, black_mirrored = kings_wings(data.fen_to_pieces(fen)[0])
+        if white_mirrored != black_mirrored:
+            continue
+        compared += 1
+        want = engine_eval(engine, plain_path, mirrored_fen(fen) if white_mirrored else fen)
+        if engine_eval(engine, started_path, fen) != want:
+            wrong.append(fen)
+    check(not wrong and compared > len(fens) // 2,
+          f"--init of a plain net into a mirroring one, no epoch: on {compared} boards with both kings on one wing the "
+          "engine evaluates as the plain net does the board seen from that wing" + (f"; first wrong {wrong[0]}" if wrong else ""))
 
 
 def main(engine):
@@ -210,6 +263,7 @@ def main(engine):
           f"{sorted(used)}" + (f"; first mismatch {mismatches[0]}" if mismatches else ""))
     check(not widened_wrong, "--init of a one-bucket net into 4 buckets, no epoch: the engine evaluates every "
           "position as with the one-bucket net" + (f"; first mismatch {widened_wrong[0]}" if widened_wrong else ""))
+    check_king_mirroring(engine, data_path, net_path, pieces, stm, work)
     print(f"{len(passes)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

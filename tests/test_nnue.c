@@ -30,12 +30,14 @@ enum { TEST_HIDDEN = 64 };
 static int32_t test_output_bias(int bucket) { return 1234 + 1000 * bucket; }
 
 /* A network file with seeded random weights, as bytes: version 1 when
- * `buckets` is 0, otherwise version 2 with that many output buckets. The
- * same seed gives the same input layer and first bucket either way. */
-static unsigned char *random_net_file(int hidden, int activation, int buckets, uint64_t seed, size_t *size)
+ * `buckets` is 0, otherwise version 2 with that many output buckets, or
+ * version 3 when it mirrors by the king. The same seed gives the same input
+ * layer and first bucket in every version. */
+static unsigned char *random_net_file(int hidden, int activation, int buckets, bool king_mirroring, uint64_t seed,
+                                         size_t *size)
 {
-    int version = buckets ? 2 : 1, count = buckets ? buckets : 1;
-    size_t header_size = version == 1 ? NNUE_HEADER_SIZE_V1 : NNUE_HEADER_SIZE;
+    int version = king_mirroring ? 3 : buckets ? 2 : 1, count = buckets ? buckets : 1;
+    size_t header_size = version == 1 ? NNUE_HEADER_SIZE_V1 : version == 2 ? NNUE_HEADER_SIZE_V2 : NNUE_HEADER_SIZE;
     size_t weights = (size_t)NNUE_INPUTS * hidden + hidden + 2 * (size_t)hidden * (size_t)count;
     *size = header_size + 2 * weights + 4 * (size_t)count;
     unsigned char *data = calloc(1, *size);
@@ -52,8 +54,8 @@ static unsigned char *random_net_file(int hidden, int activation, int buckets, u
         int32_t bias = test_output_bias(k);
         memcpy(p + 2 * weights + 4 * (size_t)k, &bias, 4); /* little-endian machine */
     }
-    uint32_t header[9] = { (uint32_t)version, NNUE_INPUTS, (uint32_t)hidden, (uint32_t)activation, 255, 64, 400,
-                           network_checksum(p, *size - header_size), (uint32_t)count };
+    uint32_t header[10] = { (uint32_t)version, NNUE_INPUTS, (uint32_t)hidden, (uint32_t)activation, 255, 64, 400,
+                            network_checksum(p, *size - header_size), (uint32_t)count, king_mirroring };
     memcpy(data, "BACHNNUE", 8);
     memcpy(data + 8, header, header_size - 8);
     return data;
@@ -61,18 +63,23 @@ static unsigned char *random_net_file(int hidden, int activation, int buckets, u
 
 static unsigned char *random_net_bytes(int hidden, int activation, uint64_t seed, size_t *size)
 {
-    return random_net_file(hidden, activation, 0, seed, size);
+    return random_net_file(hidden, activation, 0, false, seed, size);
 }
 
-static Network load_random_with_buckets(int activation, int buckets)
+static Network load_random_net(int activation, int buckets, bool king_mirroring)
 {
     size_t size;
-    unsigned char *bytes = random_net_file(TEST_HIDDEN, activation, buckets, 42, &size);
+    unsigned char *bytes = random_net_file(TEST_HIDDEN, activation, buckets, king_mirroring, 42, &size);
     Network net = { 0 };
     char error[256];
     cr_assert(network_load_bytes(&net, bytes, size, error, sizeof error), "%s", error);
     free(bytes);
     return net;
+}
+
+static Network load_random_with_buckets(int activation, int buckets)
+{
+    return load_random_net(activation, buckets, false);
 }
 
 static Network load_random(int activation) { return load_random_with_buckets(activation, 0); }
@@ -123,6 +130,93 @@ Test(nnue, a_version_1_file_evaluates_as_a_one_bucket_version_2_file)
     free(suite);
     network_free(&v1);
     network_free(&v2);
+}
+
+/* Version 2 is version 3 without mirroring. */
+Test(nnue, a_version_2_file_evaluates_as_a_version_3_file_without_mirroring)
+{
+    size_t size;
+    unsigned char *bytes = random_net_file(TEST_HIDDEN, ACTIVATION_SCRELU, 4, false, 42, &size);
+    bytes[8] = 3; /* the same net as version 3, its mirroring flag 0 */
+    unsigned char *v3 = calloc(1, size + 4);
+    cr_assert_not_null(v3);
+    memcpy(v3, bytes, NNUE_HEADER_SIZE_V2);
+    memcpy(v3 + NNUE_HEADER_SIZE, bytes + NNUE_HEADER_SIZE_V2, size - NNUE_HEADER_SIZE_V2);
+    Network two = load_random_with_buckets(ACTIVATION_SCRELU, 4), three = { 0 };
+    char error[256];
+    cr_assert(network_load_bytes(&three, v3, size + 4, error, sizeof error), "%s", error);
+    cr_assert_not(three.king_mirroring);
+    int count;
+    EpdEntry *suite = epd_load("perft.epd", &count);
+    for (int i = 0; i < count; i++) {
+        Board *b = board_from_fen(suite[i].fen);
+        cr_assert_eq(evaluator_nnue(&two, b), evaluator_nnue(&three, b), "%s", suite[i].fen);
+        free(b);
+    }
+    free(suite);
+    free(bytes);
+    free(v3);
+    network_free(&two);
+    network_free(&three);
+}
+
+/* The FEN of b's mirror image left to right (a-file <-> h-file), without
+ * castling rights: the pieces are all a network reads. */
+static void mirrored_fen(const char *fen, char *out, size_t size)
+{
+    char placement[100], side[4], castling[8], ep[4];
+    cr_assert_eq(sscanf(fen, "%99s %3s %7s %3s", placement, side, castling, ep), 4, "%s", fen);
+    char mirrored[100] = "";
+    for (char *rank = strtok(placement, "/"); rank; rank = strtok(NULL, "/")) {
+        size_t n = strlen(rank), at = strlen(mirrored);
+        for (size_t i = 0; i < n; i++)
+            mirrored[at + i] = rank[n - 1 - i];
+        mirrored[at + n] = '\0';
+        strcat(mirrored, "/");
+    }
+    mirrored[strlen(mirrored) - 1] = '\0';
+    if (ep[0] != '-')
+        ep[0] = (char)('h' - (ep[0] - 'a'));
+    snprintf(out, size, "%s %s - %s", mirrored, side, ep);
+}
+
+/* A mirroring net gives each perspective what the same weights without
+ * mirroring give it on the board as its own king's wing has it: the board
+ * itself with the king on the a- to d-files, its mirror image with the king
+ * on the e- to h-files. */
+Test(nnue, a_mirroring_net_sees_the_board_from_its_kings_wing)
+{
+    Network mirroring = load_random_net(ACTIVATION_SCRELU, 0, true), plain = load_random(ACTIVATION_SCRELU);
+    cr_assert(mirroring.king_mirroring);
+    Accumulator *a = calloc(3, sizeof *a); /* mirroring net, plain net on the board, on its mirror image */
+    size_t bytes = sizeof(int16_t) * TEST_HIDDEN;
+    int count, mirrored_sides = 0;
+    EpdEntry *suite = epd_load("perft.epd", &count);
+    for (int i = 0; i < count; i++) {
+        char fen[128];
+        mirrored_fen(suite[i].fen, fen, sizeof fen);
+        Board *b = board_from_fen(suite[i].fen), *image = board_from_fen(fen);
+        cr_assert_not_null(image, "%s", fen);
+        accumulator_refresh(&a[0], &mirroring, b);
+        accumulator_refresh(&a[1], &plain, b);
+        accumulator_refresh(&a[2], &plain, image);
+        for (Color c = WHITE; c <= BLACK; c++) {
+            bool kings_wing_is_mirrored = square_file(board_king(b, c)) >= 4;
+            cr_assert_eq(a[0].mirrored[c], kings_wing_is_mirrored, "%s", suite[i].fen);
+            cr_assert_not(a[1].mirrored[c]);
+            mirrored_sides += kings_wing_is_mirrored;
+            cr_assert(memcmp(a[0].values[c], a[kings_wing_is_mirrored ? 2 : 1].values[c], bytes) == 0,
+                      "perspective %d of %s", c, suite[i].fen);
+        }
+        free(b);
+        free(image);
+    }
+    cr_assert(mirrored_sides > count / 4 && mirrored_sides < 2 * count - count / 4, "%d of %d perspectives mirrored",
+              mirrored_sides, 2 * count);
+    free(suite);
+    free(a);
+    network_free(&mirroring);
+    network_free(&plain);
 }
 
 /* Eight buckets share out the piece counts of a game, 2 to 32, in order and
@@ -181,6 +275,8 @@ Test(nnue, damaged_files_are_refused_with_a_reason)
         { "no bucket", "output buckets", NULL },
         { "17 buckets", "output buckets", NULL },
         { "version-2 header cut", "header is truncated", NULL },
+        { "mirroring flag 2", "king mirroring", NULL },
+        { "version-3 header cut", "header is truncated", NULL },
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         memcpy(bad, good, size);
@@ -188,7 +284,7 @@ Test(nnue, damaged_files_are_refused_with_a_reason)
         switch (k) {
         case 0: n -= 100; break;
         case 1: bad[0] = 'X'; break;
-        case 2: bad[8] = 3; break;
+        case 2: bad[8] = NNUE_VERSION + 1; break;
         case 3: bad[16] = 48 + 1; break; /* not a multiple of 16 */
         case 4: bad[NNUE_HEADER_SIZE_V1 + 1000] ^= 0x10; break;
         case 5: { /* an out-of-range output weight, with the checksum made right again */
@@ -209,6 +305,16 @@ Test(nnue, damaged_files_are_refused_with_a_reason)
             uint32_t version = 2;
             memcpy(bad + 8, &version, 4);
             n = NNUE_HEADER_SIZE_V1 + 2;
+            break;
+        }
+        case 9: /* version 3, one bucket, and a flag that is neither 0 nor 1 */
+        case 10: {
+            uint32_t version = 3, buckets = 1, flag = 2;
+            memcpy(bad + 8, &version, 4);
+            memcpy(bad + NNUE_HEADER_SIZE_V1, &buckets, 4);
+            memcpy(bad + NNUE_HEADER_SIZE_V2, &flag, 4);
+            if (k == 10)
+                n = NNUE_HEADER_SIZE_V2 + 2;
             break;
         }
         }
@@ -245,8 +351,22 @@ Test(nnue, an_evaluation_stays_below_the_decisive_scores)
 typedef struct {
     Network *net;
     Accumulator parent, child, fresh;
-    int checked;
+    int checked, refreshed; /* moves, and perspectives computed afresh (a king across the d/e line) */
 } IncrementalCheck;
+
+/* The child's accumulator as the evaluator has it: updated, or computed
+ * afresh where the move took a perspective's king across the line of a
+ * mirroring net. */
+static void bring_child_up_to_date(IncrementalCheck *c, const Board *after)
+{
+    for (Color side = WHITE; side <= BLACK; side++)
+        if (accumulator_can_update(&c->child, c->net, side))
+            accumulator_update_perspective(&c->child, &c->parent, c->net, side);
+        else {
+            accumulator_refresh_perspective(&c->child, c->net, after, side);
+            c->refreshed++;
+        }
+}
 
 static void check_one_move(Board *b, Move m, const char *fen, void *context)
 {
@@ -254,7 +374,7 @@ static void check_one_move(Board *b, Move m, const char *fen, void *context)
     accumulator_refresh(&c->parent, c->net, b);
     c->child.change_count = board_move_changes(b, m, c->child.changes);
     board_make_move(b, m);
-    accumulator_update(&c->child, &c->parent, c->net);
+    bring_child_up_to_date(c, b);
     accumulator_refresh_portable(&c->fresh, c->net, b);
     size_t bytes = sizeof(int16_t) * TEST_HIDDEN;
     cr_assert(memcmp(c->child.values[WHITE], c->fresh.values[WHITE], bytes) == 0
@@ -270,15 +390,20 @@ static void check_one_move(Board *b, Move m, const char *fen, void *context)
 
 Test(nnue, incremental_update_equals_refresh_after_every_move_of_the_perft_suite)
 {
-    /* CReLU and SCReLU with one bucket (version 1), SCReLU with eight. */
-    for (int run = 0; run < 3; run++) {
-        Network net = load_random_with_buckets(run == 0 ? ACTIVATION_CRELU : ACTIVATION_SCRELU, run == 2 ? 8 : 0);
+    /* CReLU and SCReLU with one bucket (version 1), SCReLU with eight, and
+     * mirroring by the king (version 3). */
+    for (int run = 0; run < 4; run++) {
+        Network net = load_random_net(run == 0 ? ACTIVATION_CRELU : ACTIVATION_SCRELU, run == 2 ? 8 : 0, run == 3);
         IncrementalCheck *c = calloc(1, sizeof *c);
         c->net = &net;
         int moves = for_each_suite_move("perft.epd", check_one_move, c);
-        cr_log_info("%d moves checked", moves);
+        cr_log_info("%d moves checked, %d perspectives computed afresh", moves, c->refreshed);
         cr_assert_gt(moves, 3000); /* 267 positions */
         cr_assert_eq(c->checked, moves);
+        if (run == 3) /* king moves across the d/e line, castling long among them */
+            cr_assert_gt(c->refreshed, 50);
+        else
+            cr_assert_eq(c->refreshed, 0);
         free(c);
         network_free(&net);
     }
@@ -306,12 +431,20 @@ Test(nnue, vector_and_portable_code_agree)
     network_free(&net);
 }
 
-/* Random playouts through the evaluator's own push/pop hooks, null moves
- * included, compared with an evaluation from scratch at every step. */
-Test(nnue, the_evaluator_follows_moves_and_null_moves)
+/* Which wing each king stands on: bit c set when colour c's king is on
+ * the e- to h-files. */
+static int kings_wings(const Board *b)
 {
-    Network net = load_random_with_buckets(ACTIVATION_SCRELU, 8);
-    cr_assert(evaluator_select(EVALUATION_NNUE, &net));
+    return (square_file(board_king(b, WHITE)) >= 4) | (square_file(board_king(b, BLACK)) >= 4) << 1;
+}
+
+/* Random playouts through the evaluator's own push/pop hooks, null moves
+ * included, compared with an evaluation from scratch at every step.
+ * Returns how many moves took a king across the d/e line. */
+static int follow_random_playouts(Network *net)
+{
+    cr_assert(evaluator_select(EVALUATION_NNUE, net));
+    int crossings = 0;
     EvalState *e = calloc(1, sizeof *e);
     Board *b = board_from_fen(START_FEN);
     TestRng rng = { 99 };
@@ -327,28 +460,48 @@ Test(nnue, the_evaluator_follows_moves_and_null_moves)
             if (!board_in_check(b) && rng_below(&rng, 8) == 0) {
                 evaluator_push_null(e);
                 board_make_null(b);
-                cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(&net, b), "after a null move");
+                cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(net, b), "after a null move");
                 board_unmake_null(b);
                 evaluator_pop(e);
             }
             Move m = list.moves[rng_below(&rng, list.count)];
+            int king_wings = kings_wings(b);
             evaluator_push(e, b, m);
             board_make_move(b, m);
+            crossings += king_wings != kings_wings(b);
             if (rng_below(&rng, 3) == 0) /* not every ply is evaluated: updates may skip plies */
-                cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(&net, b), "game %d ply %d", game, made);
+                cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(net, b), "game %d ply %d", game, made);
         }
         for (; made > 0; made--) {
             board_unmake_move(b);
             evaluator_pop(e);
-            cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(&net, b));
+            cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(net, b));
         }
         cr_assert_eq(e->depth, 0);
     }
     evaluator_select(EVALUATION_CLASSICAL, NULL);
     free(b);
     free(e);
+    return crossings;
+}
+
+Test(nnue, the_evaluator_follows_moves_and_null_moves)
+{
+    Network net = load_random_with_buckets(ACTIVATION_SCRELU, 8);
+    follow_random_playouts(&net);
     network_free(&net);
 }
+
+Test(nnue, the_evaluator_follows_kings_across_a_mirroring_nets_line)
+{
+    Network net = load_random_net(ACTIVATION_SCRELU, 4, true);
+    int crossings = follow_random_playouts(&net);
+    cr_log_info("%d king moves across the d/e line", crossings);
+    cr_assert_gt(crossings, 20);
+    network_free(&net);
+}
+
+
 
 /* ---- the options ---------------------------------------------------------------- */
 

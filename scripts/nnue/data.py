@@ -74,16 +74,31 @@ def mirror_files(pieces, mask):
     return np.where(mask[:, None], pieces[:, FILE_MIRROR], pieces)
 
 
-def features(pieces, perspective):
+KING = 5  # piece code of the white king; the black king is KING + 6
+
+
+def kings_wing_mirrored(pieces, perspective):
+    """Per board: does `perspective` (0/1 per board) see it mirrored left to
+    right under a net that mirrors by the king? When its own king is on the
+    e- to h-files (the engine's nnue_mirrored())."""
+    own_king = pieces == (KING + 6 * perspective)[:, None]
+    return np.argmax(own_king, axis=1) % 8 >= 4
+
+
+def features(pieces, perspective, king_mirroring=False):
     """Active feature indices from `perspective` (array of 0/1 per board):
-    ours * 384 + type * 64 + square (mirrored for Black). Returns a flat index
-    array and the offsets of each board's features (for EmbeddingBag)."""
+    ours * 384 + type * 64 + square (mirrored for Black, and left to right
+    when the net mirrors by the king and the perspective's king is on the e-
+    to h-files). Returns a flat index array and the offsets of each board's
+    features (for EmbeddingBag)."""
     board, square = np.nonzero(pieces >= 0)
     p = pieces[board, square].astype(np.int64)
     colour, kind = p // 6, p % 6
     persp = perspective[board]
     ours = (colour != persp).astype(np.int64)
     sq = np.where(persp == 0, square, square ^ 56)
+    if king_mirroring:
+        sq = np.where(kings_wing_mirrored(pieces, perspective)[board], sq ^ 7, sq)
     index = ours * 384 + kind * 64 + sq
     counts = np.bincount(board, minlength=len(pieces))
     offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))

@@ -20,8 +20,8 @@ def evaluations(net_path, fen):
     """(quantised centipawns, float centipawns or None) for the side to move."""
     q = model.read_net(net_path)
     pieces, stm = data.fen_to_pieces(fen)
-    us, _ = data.features(pieces[None, :], np.array([stm]))
-    them, _ = data.features(pieces[None, :], np.array([1 - stm]))
+    us, _ = data.features(pieces[None, :], np.array([stm]), q["king_mirroring"])
+    them, _ = data.features(pieces[None, :], np.array([1 - stm]), q["king_mirroring"])
     quantised = model.quantised_eval(q, us, them)
     floating = None
     if os.path.exists(net_path + ".pt"):

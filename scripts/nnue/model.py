@@ -1,6 +1,7 @@
 """model.py — the perspective network 768 -> N x 2 -> 1 in PyTorch, with 1 to
 16 output buckets by piece count, its quantisation and the bachess network
-file (docs/nnue.md): version 1 for one bucket, version 2 for more."""
+file (docs/nnue.md): version 1 for one bucket, version 2 for more, version 3
+for a net that mirrors by the king (the inputs' side: data.features())."""
 import struct
 
 import numpy as np
@@ -58,7 +59,7 @@ def quantise(net):
     b1 = np.round(net.ft_bias.detach().numpy() * QA).astype(np.int16)         # [N]
     w2 = np.clip(np.round(net.out.weight.detach().numpy() * QB), -127, 127).astype(np.int16)  # [B][2N]
     b2 = [int(np.round(float(b) * QA * QB)) for b in net.out.bias.detach()]       # [B]
-    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": net.screlu}
+    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": net.screlu, "king_mirroring": False}
 
 
 def correct_output_bias(net, q, positions):
@@ -116,14 +117,21 @@ def trunc_div(a, b):
     return q if (a >= 0) == (b >= 0) else -q
 
 
+def file_version(q):
+    """3 for a net that mirrors by the king, else 2 for output buckets, else 1
+    (the files of the nets before either)."""
+    return 3 if q["king_mirroring"] else 2 if len(q["b2"]) > 1 else 1
+
+
 def write_net(path, q):
-    """Version 1 for one bucket (the files of every net so far), else version 2."""
-    n, buckets = q["b1"].shape[0], len(q["b2"])
+    n, buckets, version = q["b1"].shape[0], len(q["b2"]), file_version(q)
     payload = (q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes()
                + q["w2"].astype("<i2").tobytes() + struct.pack(f"<{buckets}i", *q["b2"]))
-    fields = [1 if buckets == 1 else 2, INPUTS, n, 1 if q["screlu"] else 0, QA, QB, SCALE, fnv1a(payload)]
-    if buckets > 1:
+    fields = [version, INPUTS, n, 1 if q["screlu"] else 0, QA, QB, SCALE, fnv1a(payload)]
+    if version >= 2:
         fields.append(buckets)
+    if version >= 3:
+        fields.append(1 if q["king_mirroring"] else 0)
     with open(path, "wb") as f:
         f.write(b"BACHNNUE" + struct.pack(f"<{len(fields)}I", *fields) + payload)
 
@@ -133,16 +141,17 @@ def read_net(path):
     if data[:8] != b"BACHNNUE":
         raise ValueError("not a bachess network")
     version, inputs, n, act, qa, qb, scale, checksum = struct.unpack("<8I", data[8:40])
-    buckets = struct.unpack("<I", data[40:44])[0] if version == 2 else 1
-    payload = data[44:] if version == 2 else data[40:]
-    if (version not in (1, 2) or (inputs, qa, qb, scale) != (INPUTS, QA, QB, SCALE) or fnv1a(payload) != checksum
-            or not 1 <= buckets <= MAX_BUCKETS):
+    buckets = struct.unpack("<I", data[40:44])[0] if version >= 2 else 1
+    king_mirroring = struct.unpack("<I", data[44:48])[0] if version >= 3 else 0
+    payload = data[{1: 40, 2: 44}.get(version, 48):]
+    if (version not in (1, 2, 3) or (inputs, qa, qb, scale) != (INPUTS, QA, QB, SCALE) or fnv1a(payload) != checksum
+            or not 1 <= buckets <= MAX_BUCKETS or king_mirroring not in (0, 1)):
         raise ValueError("header or checksum does not match")
     w1 = np.frombuffer(payload, "<i2", INPUTS * n).reshape(INPUTS, n)
     b1 = np.frombuffer(payload, "<i2", n, INPUTS * n * 2)
     w2 = np.frombuffer(payload, "<i2", buckets * 2 * n, (INPUTS * n + n) * 2).reshape(buckets, 2 * n)
     b2 = list(struct.unpack(f"<{buckets}i", payload[-4 * buckets:]))
-    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": act == 1}
+    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": act == 1, "king_mirroring": king_mirroring == 1}
 
 
 def quantised_eval(q, us_features, them_features):

@@ -4,7 +4,7 @@
     /usr/bin/python3 scripts/nnue/train.py DATA.bin [MORE.bin ...] --out NET.nnue
         [--hidden 32] [--epochs 10] [--batch 16384] [--lr 0.001] [--lambda 0.5]
         [--k 400] [--positions N] [--seed 1] [--crelu] [--threads N] [--init NET.nnue]
-        [--mirror] [--no-bias-correction] [--output-buckets B]
+        [--mirror] [--no-bias-correction] [--output-buckets B] [--king-mirroring]
 
 Reads the 32-byte records straight from memory-mapped files, in a shuffled
 order (a fresh permutation every epoch), and fits a perspective network
@@ -31,6 +31,12 @@ data in a later session, when the data it was trained on is gone.
 for each band of piece counts (the engine's nnue_output_bucket()), written
 as a version-2 file. With --init from a one-bucket network every bucket
 starts as its output neuron, so the net starts as the one it came from.
+
+--king-mirroring makes a net that mirrors by the king (a version-3 file):
+each perspective whose own king stands on the e- to h-files sees the board
+mirrored left to right, so that every input weight learns from the
+positions of both wings. --init may start it from a net that does not
+mirror: the same weights then read the king's wing as the a- to d-files.
 """
 import argparse
 import math
@@ -46,15 +52,15 @@ import data  # noqa: E402
 import model  # noqa: E402
 
 
-def batch_tensors(records, mirror=None, buckets=1):
+def batch_tensors(records, mirror=None, buckets=1, king_mirroring=False):
     """The network's inputs, the targets' score and result (side to move's
     view), and each board's output bucket."""
     pieces, stm, score, result = data.decode(records)
     if mirror is not None:
         pieces = data.mirror_files(pieces, mirror)
     bucket = model.output_bucket((pieces >= 0).sum(axis=1), buckets).astype(np.int64)
-    us_index, us_offsets = data.features(pieces, stm)
-    them_index, them_offsets = data.features(pieces, 1 - stm)
+    us_index, us_offsets = data.features(pieces, stm, king_mirroring)
+    them_index, them_offsets = data.features(pieces, 1 - stm, king_mirroring)
     sign = np.where(stm == 0, 1.0, -1.0).astype(np.float32)
     score_stm = score * sign
     result_stm = np.where(stm == 0, result, 1.0 - result).astype(np.float32)
@@ -117,6 +123,8 @@ def main(argv):
     ap.add_argument("--init", help="start from this network file's weights")
     ap.add_argument("--mirror", action="store_true", help="mirror half the training positions left to right")
     ap.add_argument("--output-buckets", type=int, default=1, help="output neurons by piece count (1 to 16)")
+    ap.add_argument("--king-mirroring", action="store_true",
+                    help="each side sees the board mirrored left to right when its king is on the e- to h-files")
     ap.add_argument("--no-bias-correction", action="store_true",
                     help="export the rounded weights as they are (nets before 2026-11-26 were made so)")
     args = ap.parse_args(argv)
@@ -140,6 +148,7 @@ def main(argv):
         f"{len(valid_idx)} held out in whole runs of records")
     say(f"net: 768 -> {args.hidden} x 2 -> 1, {'CReLU' if args.crelu else 'SCReLU'}"
         + (f", {args.output_buckets} output buckets by piece count" if args.output_buckets > 1 else "")
+        + (", mirrored by each king's wing" if args.king_mirroring else "")
         + f"; K {args.k}, lambda {args.lam}, "
         f"lr {args.lr}, batch {args.batch}, seed {args.seed}, torch {torch.__version__}, {args.threads} thread(s)"
         + (", mirrored left to right at random" if args.mirror else ""))
@@ -157,7 +166,7 @@ def main(argv):
         model.load_quantised(net, start)
         say(f"init: the weights of {args.init}")
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
-    valid = batch_tensors(records.take(valid_idx), buckets=args.output_buckets)
+    valid = batch_tensors(records.take(valid_idx), buckets=args.output_buckets, king_mirroring=args.king_mirroring)
     with torch.no_grad():
         say(f"epoch 0: held-out loss {loss_of(net, valid, args.k, args.lam).item():.6f}")
     for epoch in range(1, args.epochs + 1):
@@ -168,7 +177,7 @@ def main(argv):
         for at in range(0, len(shuffled), args.batch):
             idx = np.sort(shuffled[at:at + args.batch])
             mirror = mirror_rng.random(len(idx)) < 0.5 if mirror_rng else None
-            batch = batch_tensors(records.take(idx), mirror, args.output_buckets)
+            batch = batch_tensors(records.take(idx), mirror, args.output_buckets, args.king_mirroring)
             optimiser.zero_grad()
             loss = loss_of(net, batch, args.k, args.lam)
             loss.backward()
@@ -182,6 +191,7 @@ def main(argv):
         say(f"epoch {epoch}: training loss {total / max(seen, 1):.6f}, held-out loss {held_loss:.6f}, "
             f"{rate:.0f} positions/s")
     q = model.quantise(net)
+    q["king_mirroring"] = args.king_mirroring
     if not args.no_bias_correction:
         shift = model.correct_output_bias(net, q, valid)
         say(f"output bias corrected by {shift:+.2f} cp, the mean rounding error over the held-out positions")

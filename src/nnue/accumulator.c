@@ -30,39 +30,55 @@ static void sub_portable(int16_t *values, const int16_t *weights, int n)
         values[i] = wrap16(values[i] - weights[i]);
 }
 
-static void apply_changes(Accumulator *a, const Network *net, const PieceChange *changes, int count,
-                          void (*add)(int16_t *, const int16_t *, int), void (*sub)(int16_t *, const int16_t *, int))
+typedef void (*VectorStep)(int16_t *values, const int16_t *weights, int n);
+
+/* One perspective of `to` = the same of `from` with to's changes. */
+static void update_with(Accumulator *to, const Accumulator *from, const Network *net, Color c, VectorStep add,
+                        VectorStep sub)
 {
-    for (int i = 0; i < count; i++)
-        for (Color c = WHITE; c <= BLACK; c++) {
-            const int16_t *w = feature_weights(net, nnue_feature(c, changes[i].piece, changes[i].square));
-            (changes[i].added ? add : sub)(a->values[c], w, net->hidden);
-        }
+    memcpy(to->values[c], from->values[c], sizeof(int16_t) * (size_t)net->hidden);
+    to->mirrored[c] = from->mirrored[c];
+    for (int i = 0; i < to->change_count; i++) {
+        const PieceChange *change = &to->changes[i];
+        const int16_t *w = feature_weights(net, nnue_feature(c, change->piece, change->square, to->mirrored[c]));
+        (change->added ? add : sub)(to->values[c], w, net->hidden);
+    }
+    to->computed[c] = true;
 }
 
-static void refresh_with(Accumulator *a, const Network *net, const Board *b,
-                         void (*add)(int16_t *, const int16_t *, int))
+static void refresh_with(Accumulator *a, const Network *net, const Board *b, Color c, VectorStep add)
 {
-    for (Color c = WHITE; c <= BLACK; c++) {
-        memcpy(a->values[c], net->input_bias, sizeof(int16_t) * (size_t)net->hidden);
-        for (Bitboard occupied = board_occupied(b); occupied;) {
-            Square s = pop_lsb(&occupied);
-            add(a->values[c], feature_weights(net, nnue_feature(c, board_piece_on(b, s), s)), net->hidden);
-        }
+    a->mirrored[c] = nnue_mirrored(net, board_king(b, c));
+    memcpy(a->values[c], net->input_bias, sizeof(int16_t) * (size_t)net->hidden);
+    for (Bitboard occupied = board_occupied(b); occupied;) {
+        Square s = pop_lsb(&occupied);
+        add(a->values[c], feature_weights(net, nnue_feature(c, board_piece_on(b, s), s, a->mirrored[c])), net->hidden);
     }
-    a->computed = true;
+    a->computed[c] = true;
+}
+
+bool accumulator_can_update(const Accumulator *to, const Network *net, Color perspective)
+{
+    if (!net->king_mirroring)
+        return true;
+    Piece king = make_piece(perspective, KING);
+    int side_before = -1, side_after = -1; /* the files' half the king stood on and went to */
+    for (int i = 0; i < to->change_count; i++)
+        if (to->changes[i].piece == king)
+            *(to->changes[i].added ? &side_after : &side_before) = square_file(to->changes[i].square) >= 4;
+    return side_before == side_after;
 }
 
 void accumulator_refresh_portable(Accumulator *a, const Network *net, const Board *b)
 {
-    refresh_with(a, net, b, add_portable);
+    for (Color c = WHITE; c <= BLACK; c++)
+        refresh_with(a, net, b, c, add_portable);
 }
 
 void accumulator_update_portable(Accumulator *to, const Accumulator *from, const Network *net)
 {
-    memcpy(to->values, from->values, sizeof to->values);
-    apply_changes(to, net, to->changes, to->change_count, add_portable, sub_portable);
-    to->computed = true;
+    for (Color c = WHITE; c <= BLACK; c++)
+        update_with(to, from, net, c, add_portable, sub_portable);
 }
 
 /* Sum over one perspective of activation(x) x weight, wrapping in int32 as
@@ -141,14 +157,7 @@ static int32_t dot_avx2(const int16_t *values, const int16_t *weights, const Net
     return _mm_cvtsi128_si32(s);
 }
 
-void accumulator_refresh(Accumulator *a, const Network *net, const Board *b) { refresh_with(a, net, b, add_avx2); }
-
-void accumulator_update(Accumulator *to, const Accumulator *from, const Network *net)
-{
-    memcpy(to->values, from->values, sizeof to->values);
-    apply_changes(to, net, to->changes, to->change_count, add_avx2, sub_avx2);
-    to->computed = true;
-}
+static const VectorStep ADD = add_avx2, SUB = sub_avx2;
 
 int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
 {
@@ -162,11 +171,7 @@ bool accumulator_uses_avx2(void) { return true; }
 
 #else
 
-void accumulator_refresh(Accumulator *a, const Network *net, const Board *b) { accumulator_refresh_portable(a, net, b); }
-void accumulator_update(Accumulator *to, const Accumulator *from, const Network *net)
-{
-    accumulator_update_portable(to, from, net);
-}
+static const VectorStep ADD = add_portable, SUB = sub_portable;
 int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
 {
     return accumulator_output_portable(a, net, us, bucket);
@@ -174,3 +179,27 @@ int accumulator_output(const Accumulator *a, const Network *net, Color us, int b
 bool accumulator_uses_avx2(void) { return false; }
 
 #endif
+
+/* ---- the build's choice: vector code where there is some ------------------ */
+
+void accumulator_refresh_perspective(Accumulator *a, const Network *net, const Board *b, Color perspective)
+{
+    refresh_with(a, net, b, perspective, ADD);
+}
+
+void accumulator_refresh(Accumulator *a, const Network *net, const Board *b)
+{
+    for (Color c = WHITE; c <= BLACK; c++)
+        refresh_with(a, net, b, c, ADD);
+}
+
+void accumulator_update_perspective(Accumulator *to, const Accumulator *from, const Network *net, Color perspective)
+{
+    update_with(to, from, net, perspective, ADD, SUB);
+}
+
+void accumulator_update(Accumulator *to, const Accumulator *from, const Network *net)
+{
+    for (Color c = WHITE; c <= BLACK; c++)
+        update_with(to, from, net, c, ADD, SUB);
+}

@@ -7,6 +7,9 @@
  * records what it changes (up to four piece changes); the accumulator is
  * brought up to date when an evaluation needs it, from the nearest one
  * below it on the stack that is, by adding and subtracting input weights.
+ * Each perspective is kept on its own: with a net that mirrors by the king
+ * (network.h), a king move across the d/e line turns that perspective's
+ * whole board around, and only that perspective is computed afresh.
  * With AVX2 the sums run 16 values at a time; the portable code gives the
  * same results bit for bit (both wrap int16 the same way, and the output's
  * products fit int16 by the limits network.c checks).
@@ -17,14 +20,23 @@
 
 typedef struct {
     int16_t values[COLOR_NB][NNUE_MAX_HIDDEN];
-    bool computed;                        /* values are up to date */
+    bool computed[COLOR_NB];              /* a perspective's values are up to date */
+    bool mirrored[COLOR_NB];              /* ... and seen mirrored (nnue_mirrored()) */
     int change_count;                     /* what the move into this ply changed */
     PieceChange changes[MAX_PIECE_CHANGES];
 } Accumulator;
 
 /* Computes both perspectives from scratch. */
 void accumulator_refresh(Accumulator *a, const Network *net, const Board *b);
-/* `to` = `from` with to's recorded changes applied. */
+/* Computes one perspective from scratch. */
+void accumulator_refresh_perspective(Accumulator *a, const Network *net, const Board *b, Color perspective);
+/* Can `to`'s perspective be had from the ply below by to's recorded
+ * changes? Not when they take the perspective's king across the d/e line
+ * of a net that mirrors by the king. */
+bool accumulator_can_update(const Accumulator *to, const Network *net, Color perspective);
+/* `to` = `from` with to's recorded changes applied, for one perspective
+ * (accumulator_can_update() must allow it), or for both. */
+void accumulator_update_perspective(Accumulator *to, const Accumulator *from, const Network *net, Color perspective);
 void accumulator_update(Accumulator *to, const Accumulator *from, const Network *net);
 /* The evaluation in centipawns for the side to move `us`, through output
  * bucket `bucket` (nnue_output_bucket() of the board's piece count). */

@@ -29,8 +29,14 @@ static bool fail(char *error, size_t esize, const char *why)
 }
 
 typedef struct {
-    uint32_t version, inputs, hidden, activation, qa, qb, scale, checksum, buckets;
+    uint32_t version, inputs, hidden, activation, qa, qb, scale, checksum, buckets, king_mirroring;
 } Header;
+
+/* The header's size by its version. */
+static size_t header_size(uint32_t version)
+{
+    return version >= 3 ? NNUE_HEADER_SIZE : version == 2 ? NNUE_HEADER_SIZE_V2 : NNUE_HEADER_SIZE_V1;
+}
 
 /* The weights and biases of a network of this shape, in bytes. */
 static size_t payload_size(const Header *h)
@@ -55,6 +61,8 @@ static bool check_header(const Header *h, size_t payload, char *error, size_t es
                         NNUE_MAX_HIDDEN), fail(error, esize, why);
     if (h->activation > ACTIVATION_SCRELU)
         return fail(error, esize, "unknown activation");
+    if (h->king_mirroring > 1)
+        return snprintf(why, sizeof why, "king mirroring %u (0 or 1)", h->king_mirroring), fail(error, esize, why);
     if (h->qa == 0 || h->qa > MAX_QA || h->qb == 0 || h->qb > 4096 || h->scale == 0 || h->scale > 4096)
         return fail(error, esize, "quantisation constants out of range");
     size_t want = payload_size(h);
@@ -72,12 +80,13 @@ bool network_load_bytes(Network *net, const unsigned char *data, size_t size, ch
     uint32_t *fields = &h.version;
     for (int i = 0; i < 8; i++)
         fields[i] = read_u32(data + 8 + 4 * i);
-    size_t header_size = h.version >= 2 ? NNUE_HEADER_SIZE : NNUE_HEADER_SIZE_V1;
-    if (size < header_size)
+    size_t header_bytes = header_size(h.version);
+    if (size < header_bytes)
         return fail(error, esize, "the header is truncated");
     h.buckets = h.version >= 2 ? read_u32(data + NNUE_HEADER_SIZE_V1) : 1;
-    const unsigned char *payload = data + header_size;
-    size_t payload_bytes = size - header_size;
+    h.king_mirroring = h.version >= 3 ? read_u32(data + NNUE_HEADER_SIZE_V2) : 0;
+    const unsigned char *payload = data + header_bytes;
+    size_t payload_bytes = size - header_bytes;
     if (!check_header(&h, payload_bytes, error, esize))
         return false;
     if (network_checksum(payload, payload_bytes) != h.checksum)
@@ -99,7 +108,8 @@ bool network_load_bytes(Network *net, const unsigned char *data, size_t size, ch
     network_free(net);
     *net = (Network){
         .hidden = n, .activation = (Activation)h.activation, .qa = (int)h.qa, .qb = (int)h.qb, .scale = (int)h.scale,
-        .input_weights = block, .input_bias = block + (size_t)NNUE_INPUTS * n, .output_buckets = buckets,
+        .input_weights = block, .input_bias = block + (size_t)NNUE_INPUTS * n, .king_mirroring = h.king_mirroring,
+        .output_buckets = buckets,
         .output_weights = output, .storage = block,
     };
     for (int k = 0; k < buckets; k++)

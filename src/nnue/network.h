@@ -11,20 +11,24 @@
  * the input weights of its active features, so a move changes it by a few
  * additions and subtractions. The output is one neuron over both layers,
  * the side to move's first, through a clipped (CReLU) or squared clipped
- * (SCReLU) activation, scaled back to centipawns. With B output buckets
+ * (SCReLU) activation, scaled back to centipawns. A net may mirror by the
+ * king (version 3): a perspective whose own king stands on files e-h sees
+ * the board mirrored left to right as well, so that every input weight
+ * learns from the positions of both wings. With B output buckets
  * there are B such neurons, and a board with P pieces (kings included) uses
  * bucket (P - 2) * B / 31: the same hidden layer, read differently in the
  * opening, the middlegame and the endings. One bucket is the plain net.
  *
- * The file format (little-endian), version 1 or 2:
+ * The file format (little-endian), version 1, 2 or 3:
  *   "BACHNNUE"  8 bytes
- *   u32 version (1 or 2), u32 inputs (768), u32 hidden (N), u32 activation
+ *   u32 version (1 to 3), u32 inputs (768), u32 hidden (N), u32 activation
  *   (0 CReLU, 1 SCReLU), u32 QA, u32 QB, u32 scale, u32 checksum
- *   (FNV-1a of the payload); version 2 only: u32 output buckets (B, 1..16);
- *   then the payload:
+ *   (FNV-1a of the payload); versions 2 and 3: u32 output buckets (B,
+ *   1..16); version 3: u32 king mirroring (0 no, 1 yes); then the payload:
  *   i16 input weights [768][N] (feature by feature), i16 input bias [N],
  *   i16 output weights [B][2N] (each bucket's side to move's half first),
- *   i32 output bias [B]. Version 1 is version 2 with B = 1.
+ *   i32 output bias [B]. Version 1 is version 2 with B = 1, and version 2
+ *   is version 3 without mirroring.
  * Loading checks all of it and refuses anything else with a message.
  */
 #include <stdbool.h>
@@ -37,9 +41,10 @@ enum {
     NNUE_INPUTS = 768,
     NNUE_MAX_HIDDEN = 512, /* accumulators are this wide at most */
     NNUE_HIDDEN_STEP = 16, /* N is a multiple of this (one AVX2 register of int16) */
-    NNUE_VERSION = 2,         /* the newest version read; 1 is read too */
+    NNUE_VERSION = 3,         /* the newest version read; 1 and 2 are read too */
     NNUE_HEADER_SIZE_V1 = 40,
-    NNUE_HEADER_SIZE = 44,    /* version 2: the bucket count follows the checksum */
+    NNUE_HEADER_SIZE_V2 = 44, /* the bucket count follows the checksum */
+    NNUE_HEADER_SIZE = 48,    /* version 3: the mirroring flag follows the bucket count */
     NNUE_MAX_OUTPUT_BUCKETS = 16,
 };
 
@@ -51,6 +56,7 @@ typedef struct {
     int qa, qb, scale;
     int16_t *input_weights;  /* [NNUE_INPUTS][hidden] */
     int16_t *input_bias;     /* [hidden] */
+    bool king_mirroring;     /* a perspective with its king on files e-h mirrors */
     int output_buckets;
     int16_t *output_weights; /* [output_buckets][2][hidden] */
     int32_t output_bias[NNUE_MAX_OUTPUT_BUCKETS];
@@ -58,18 +64,27 @@ typedef struct {
 } Network;
 
 /* Reads a network from a file's bytes; false with a reason (and `net`
- * untouched) when the data is not a valid version-1 or version-2 network. */
+ * untouched) when the data is not a valid network of version 1 to 3. */
 bool network_load_bytes(Network *net, const unsigned char *data, size_t size, char *error, size_t error_size);
 bool network_load_file(Network *net, const char *path, char *error, size_t error_size);
 void network_free(Network *net);
 /* The FNV-1a checksum the file format uses. */
 uint32_t network_checksum(const unsigned char *data, size_t size);
 
-/* The input index of piece p on square s, seen from `perspective`. */
-static inline int nnue_feature(Color perspective, Piece p, Square s)
+/* Whether a perspective whose own king stands on `king` sees the board
+ * mirrored left to right: with a mirroring net, when the king is on the
+ * e- to h-files. */
+static inline bool nnue_mirrored(const Network *net, Square king)
+{
+    return net->king_mirroring && square_file(king) >= 4;
+}
+
+/* The input index of piece p on square s, seen from `perspective`, on a
+ * board the perspective sees mirrored left to right or not. */
+static inline int nnue_feature(Color perspective, Piece p, Square s, bool mirrored)
 {
     int ours = piece_color(p) == perspective ? 0 : 1;
-    int square = perspective == WHITE ? (int)s : (int)s ^ 56;
+    int square = (perspective == WHITE ? (int)s : (int)s ^ 56) ^ (mirrored ? 7 : 0);
     return ours * 384 + (int)piece_type(p) * 64 + square;
 }
 

@@ -68,9 +68,10 @@ int eval_command(int argc, char **argv)
     if (net.output_buckets > 1)
         snprintf(buckets, sizeof buckets, ", output bucket %d of %d",
                  evaluator_output_bucket(&net, &board) + 1, net.output_buckets);
-    printf("NNUE: %d cp (side to move; %s, 768 -> %d x 2 -> 1, %s%s)\n", evaluator_nnue(&net, &board),
+    printf("NNUE: %d cp (side to move; %s, 768 -> %d x 2 -> 1, %s%s%s)\n", evaluator_nnue(&net, &board),
            net_path ? net_path : "built-in network", net.hidden,
-           net.activation == ACTIVATION_SCRELU ? "SCReLU" : "CReLU", buckets);
+           net.activation == ACTIVATION_SCRELU ? "SCReLU" : "CReLU", buckets,
+           net.king_mirroring ? ", mirrored by each king's wing" : "");
     network_free(&net);
     return 0;
 }
