@@ -18,10 +18,10 @@ trains a small network on them, and then
      one-bucket net widened to 4 buckets (--init, no epoch) evaluates the
      same as the net it came from;
   9. --king-mirroring learns and writes a version-3 file that the engine
-     evaluates exactly as Python does, with the kings on either wing; a net
-     that does not mirror, started from (--init, no epoch), evaluates a
-     board with both kings on the e- to h-files as the old net evaluates its
-     mirror image, and one with both on the a- to d-files as the old net.
+     evaluates exactly as Python does, with the kings on either wing; started
+     from a net that does not mirror (--init, no epoch), it evaluates a board
+     with both kings on the e- to h-files as the old net does, and one with
+     both on the a- to d-files as the old net evaluates its mirror image.
 
     /usr/bin/python3 tests/nnue_train_test.py ./bachess
 """
@@ -114,12 +114,13 @@ def check_king_mirroring(engine, data_path, plain_path, pieces, stm, work):
         if white_mirrored != black_mirrored:
             continue
         compared += 1
-        want = engine_eval(engine, plain_path, mirrored_fen(fen) if white_mirrored else fen)
+        want = engine_eval(engine, plain_path, fen if white_mirrored else mirrored_fen(fen))
         if engine_eval(engine, started_path, fen) != want:
             wrong.append(fen)
     check(not wrong and compared > len(fens) // 2,
           f"--init of a plain net into a mirroring one, no epoch: on {compared} boards with both kings on one wing the "
-          "engine evaluates as the plain net does the board seen from that wing" + (f"; first wrong {wrong[0]}" if wrong else ""))
+          "engine evaluates as the plain net does (e- to h-files) or its mirror image (a- to d-files)"
+          + (f"; first wrong {wrong[0]}" if wrong else ""))
 
 
 def main(engine):

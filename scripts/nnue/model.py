@@ -103,6 +103,22 @@ def load_quantised(net, q):
         net.out.bias.copy_(torch.from_numpy(np.repeat(b2, net.buckets // buckets)))
 
 
+# Each input feature's index in the mirror image left to right: the same
+# piece on square ^ 7 (features are ours * 384 + type * 64 + square).
+FEATURE_FILE_MIRROR = np.arange(INPUTS) ^ 7
+
+
+def mirrored_inputs(q):
+    """A plain net's weights made a start for a net that mirrors by the king:
+    its input weights read with the files mirrored. The mirroring net sees a
+    king on the e- to h-files as on the a- to d-files, so with these weights
+    it evaluates every board whose kings are on the e- to h-files (the king
+    starts on e1 and mostly castles short) exactly as the plain net does, and
+    only the others, on the wing where the plain net learnt least, as the
+    plain net evaluates their mirror images."""
+    return dict(q, w1=q["w1"][FEATURE_FILE_MIRROR], king_mirroring=True)
+
+
 def fnv1a(data):
     """The file's checksum: 32-bit FNV-1a over the payload."""
     h = 2166136261

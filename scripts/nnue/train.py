@@ -36,7 +36,9 @@ starts as its output neuron, so the net starts as the one it came from.
 each perspective whose own king stands on the e- to h-files sees the board
 mirrored left to right, so that every input weight learns from the
 positions of both wings. --init may start it from a net that does not
-mirror: the same weights then read the king's wing as the a- to d-files.
+mirror: its input weights are then read mirrored, so that the new net
+evaluates a board with both kings on the e- to h-files (most boards) exactly
+as the old one did (model.mirrored_inputs()).
 """
 import argparse
 import math
@@ -163,8 +165,14 @@ def main(argv):
             ap.error(f"--init {args.init}: its width or activation differs from --hidden/--crelu")
         if len(start["b2"]) not in (1, args.output_buckets):
             ap.error(f"--init {args.init}: {len(start['b2'])} output buckets, not 1 or --output-buckets")
+        if args.king_mirroring and not start["king_mirroring"]:
+            start = model.mirrored_inputs(start)
+            say(f"init: the weights of {args.init}, its input weights mirrored left to right")
+        elif start["king_mirroring"] != args.king_mirroring:
+            ap.error(f"--init {args.init}: a net that mirrors by the king, and no --king-mirroring")
+        else:
+            say(f"init: the weights of {args.init}")
         model.load_quantised(net, start)
-        say(f"init: the weights of {args.init}")
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
     valid = batch_tensors(records.take(valid_idx), buckets=args.output_buckets, king_mirroring=args.king_mirroring)
     with torch.no_grad():
