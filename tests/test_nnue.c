@@ -5,6 +5,7 @@
  * Evaluation/EvalFile options. The network here has random weights: these
  * are tests of the machinery, not of the net's chess. */
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,6 +437,60 @@ Test(nnue, vector_and_portable_code_agree)
 static int kings_wings(const Board *b)
 {
     return (square_file(board_king(b, WHITE)) >= 4) | (square_file(board_king(b, BLACK)) >= 4) << 1;
+}
+
+/* The output by the file format's formula, in plain 64-bit arithmetic
+ * (the dot products wrap in 32 bits, as the engine's do). */
+static int formula_output(const Accumulator *a, const Network *net, Color us, int bucket)
+{
+    const int16_t *w = net->output_weights + (size_t)bucket * 2 * (size_t)net->hidden;
+    uint32_t sum = 0;
+    for (int half = 0; half < 2; half++) {
+        const int16_t *v = a->values[half == 0 ? us : color_flip(us)];
+        for (int i = 0; i < net->hidden; i++) {
+            int64_t x = v[i] < 0 ? 0 : v[i] > net->qa ? net->qa : v[i];
+            sum += (uint32_t)(x * w[half * net->hidden + i] * (net->activation == ACTIVATION_SCRELU ? x : 1));
+        }
+    }
+    int64_t total = (int32_t)sum;
+    if (net->activation == ACTIVATION_SCRELU)
+        total /= net->qa;
+    int64_t value = (total + net->output_bias[bucket]) * net->scale / ((int64_t)net->qa * net->qb);
+    return value > INT_MAX ? INT_MAX : value < -INT_MAX ? -INT_MAX : (int)value;
+}
+
+/* The trainer's quantisation (QA 255, QB 64) is computed with divisions by
+ * constants, any other with divisions by the file's values: both give the
+ * formula's value, truncated alike. */
+Test(nnue, the_output_is_the_formulas_for_every_quantisation)
+{
+    static const int quantisations[][2] = { { 255, 64 }, { 200, 50 }, { 127, 33 } };
+    Accumulator *a = calloc(1, sizeof *a);
+    int count, checked = 0;
+    EpdEntry *suite = epd_load("perft.epd", &count);
+    for (int activation = ACTIVATION_CRELU; activation <= ACTIVATION_SCRELU; activation++) {
+        Network net = load_random_with_buckets(activation, 2);
+        for (size_t k = 0; k < sizeof quantisations / sizeof *quantisations; k++) {
+            net.qa = quantisations[k][0];
+            net.qb = quantisations[k][1];
+            for (int i = 0; i < count; i++) {
+                Board *b = board_from_fen(suite[i].fen);
+                accumulator_refresh(a, &net, b);
+                for (int bucket = 0; bucket < 2; bucket++) {
+                    int want = formula_output(a, &net, b->side, bucket);
+                    cr_assert_eq(accumulator_output(a, &net, b->side, bucket), want, "QA %d QB %d: %s", net.qa, net.qb,
+                                 suite[i].fen);
+                    cr_assert_eq(accumulator_output_portable(a, &net, b->side, bucket), want);
+                    checked++;
+                }
+                free(b);
+            }
+        }
+        network_free(&net);
+    }
+    cr_assert_eq(checked, 2 * 3 * count * 2);
+    free(suite);
+    free(a);
 }
 
 /* Random playouts through the evaluator's own push/pop hooks, null moves
