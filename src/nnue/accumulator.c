@@ -125,11 +125,11 @@ static int scale_output(int64_t sum, const Network *net, int bucket)
      * two divisions by a file's values took a third of the output's time.
      * Both paths truncate alike. */
     enum { TRAINER_QA = 255, TRAINER_QB = 64 };
-    bool trainers = net->qa == TRAINER_QA && net->qb == TRAINER_QB;
+    bool trainer_quantisation = net->qa == TRAINER_QA && net->qb == TRAINER_QB;
     if (net->activation == ACTIVATION_SCRELU) /* x^2 carries QA twice: one goes here */
-        sum = trainers ? sum / TRAINER_QA : sum / net->qa;
+        sum = trainer_quantisation ? sum / TRAINER_QA : sum / net->qa;
     int64_t scaled = (sum + net->output_bias[bucket]) * net->scale;
-    int64_t value = trainers ? scaled / (TRAINER_QA * TRAINER_QB) : scaled / ((int64_t)net->qa * net->qb);
+    int64_t value = trainer_quantisation ? scaled / (TRAINER_QA * TRAINER_QB) : scaled / ((int64_t)net->qa * net->qb);
     return value > INT_MAX ? INT_MAX : value < -INT_MAX ? -INT_MAX : (int)value;
 }
 
