@@ -57,6 +57,10 @@
 #   --openings FILE     EPD openings (default data/openings.epd of this repo).
 #   --srand N           seed of the random opening order (default: from the clock;
 #                       printed, so that a match can be replayed).
+#   --nodes N           each engine searches N nodes a move (the runner sends
+#                       `go nodes N`), TC staying a safety clock: for comparing
+#                       networks, where only the evaluation differs, by games
+#                       that do not depend on the machine's load.
 #
 # Prints the score (W-L-D from the point of view of the engine under test, the
 # score in %, and the runner's Elo line, plus the SPRT line in SPRT mode), then
@@ -93,7 +97,7 @@ CUTECHESS=${CUTECHESS:-/work/tools/cutechess/build/cutechess-cli}
 FASTCHESS=${FASTCHESS:-/work/tools/fastchess/fastchess}
 
 PGN="" SPRT="" RUNNER=cutechess PROTO=uci NAME=bachess MARGIN=0 ADJ=0
-OPENINGS="$REPO/data/openings.epd" SRAND="" TEST_OPTS=() TEST_ONLY_OPTS=()
+OPENINGS="$REPO/data/openings.epd" SRAND="" NODES="" TEST_OPTS=() TEST_ONLY_OPTS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--pgn) PGN=${2:?}; shift 2 ;;
@@ -107,6 +111,7 @@ while [ $# -gt 0 ]; do
 	--adjudicate) ADJ=1; shift ;;
 	--openings) OPENINGS=${2:?}; shift 2 ;;
 	--srand) SRAND=${2:?}; shift 2 ;;
+	--nodes) NODES=${2:?}; shift 2 ;;
 	-h|--help) usage 0 ;;
 	--) shift; break ;;
 	-*) die "unknown option $1 (see --help)" ;;
@@ -119,6 +124,9 @@ ENGINE_CMD=$1 OPPONENT=$2 GAMES=$3 TC=$4 CONC=${5:-1}
 [[ $GAMES =~ ^[1-9][0-9]*$ ]] || die "GAMES must be a positive number"
 [[ $CONC =~ ^[1-9][0-9]*$ ]] || die "CONCURRENCY must be a positive number"
 [[ $MARGIN =~ ^[0-9]+$ ]] || die "--margin wants milliseconds"
+[ -z "$NODES" ] || [[ $NODES =~ ^[1-9][0-9]*$ ]] || die "--nodes wants a positive number"
+EACH_LIMIT=("tc=$TC")
+[ -z "$NODES" ] || EACH_LIMIT+=("nodes=$NODES")
 [[ $TC =~ ^([0-9]+/)?[0-9.:]+(\+[0-9.]+)?$ ]] || die "bad time control '$TC' (e.g. 5+0.05)"
 case $PROTO in uci|xboard) ;; *) die "--proto is uci or xboard" ;; esac
 [ -r "$OPENINGS" ] || die "no openings file $OPENINGS"
@@ -263,7 +271,7 @@ cutechess)
 	CMD=("$CUTECHESS")
 	engine_args cutechess "$A_NAME" "$A_PROTO" "$A_CMD" "$MARGIN" "$A_INIT" "$ERR_A" "${A_ARGS[@]}" -- "${A_OPTS[@]}"
 	engine_args cutechess "$B_NAME" "$B_PROTO" "$B_CMD" "$B_MARGIN" "$B_INIT" "$ERR_B" "${B_ARGS[@]}" -- "${B_OPTS[@]}"
-	CMD+=(-each "tc=$TC"
+	CMD+=(-each "${EACH_LIMIT[@]}"
 		-openings "file=$OPENINGS" format=epd order=random policy=default
 		-repeat -games 2 -rounds "$ROUNDS" -srand "$SRAND"
 		-concurrency "$CONC" -recover -ratinginterval 0 -pgnout "$PGN")
@@ -275,7 +283,7 @@ fastchess)
 	CMD=("$FASTCHESS")
 	engine_args fastchess "$A_NAME" uci "$A_CMD" "$MARGIN" "" "" "${A_ARGS[@]}" -- "${A_OPTS[@]}"
 	engine_args fastchess "$B_NAME" uci "$B_CMD" "$B_MARGIN" "" "" "${B_ARGS[@]}" -- "${B_OPTS[@]}"
-	CMD+=(-each "tc=$TC"
+	CMD+=(-each "${EACH_LIMIT[@]}"
 		-openings "file=$OPENINGS" format=epd order=random
 		-repeat -rounds "$ROUNDS" -srand "$SRAND"
 		-concurrency "$CONC" -recover -autosaveinterval 0 -ratinginterval 0
@@ -288,7 +296,7 @@ fastchess)
 esac
 
 echo "match: $A_NAME ($A_CMD${A_ARGS[*]:+ ${A_ARGS[*]}}, $A_PROTO) vs $B_NAME ($B_CMD${B_ARGS[*]:+ ${B_ARGS[*]}}, $B_PROTO)"
-echo "       $GAMES games at $TC, concurrency $CONC, runner $RUNNER, openings $(basename "$OPENINGS") (srand $SRAND)${SPRT:+, SPRT $SPRT}"
+echo "       $GAMES games at $TC${NODES:+ and $NODES nodes a move}, concurrency $CONC, runner $RUNNER, openings $(basename "$OPENINGS") (srand $SRAND)${SPRT:+, SPRT $SPRT}"
 echo "       time margin: $A_NAME ${MARGIN} ms, $B_NAME ${B_MARGIN} ms"
 echo "       pgn $PGN"
 echo "       log $LOG"
