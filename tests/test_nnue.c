@@ -117,18 +117,24 @@ Test(nnue, a_good_file_loads_with_its_architecture)
     network_free(&net);
 }
 
+/* Two networks evaluate every position of the perft suite alike. */
+static void assert_same_evaluations(const Network *a, const Network *b)
+{
+    int count;
+    EpdEntry *suite = epd_load("perft.epd", &count);
+    for (int i = 0; i < count; i++) {
+        Board *board = board_from_fen(suite[i].fen);
+        cr_assert_eq(evaluator_nnue(a, board), evaluator_nnue(b, board), "%s", suite[i].fen);
+        free(board);
+    }
+    free(suite);
+}
+
 /* Version 1 is version 2 with one bucket: the same weights evaluate the same. */
 Test(nnue, a_version_1_file_evaluates_as_a_one_bucket_version_2_file)
 {
     Network v1 = load_random(ACTIVATION_SCRELU), v2 = load_random_with_buckets(ACTIVATION_SCRELU, 1);
-    int count;
-    EpdEntry *suite = epd_load("perft.epd", &count);
-    for (int i = 0; i < count; i++) {
-        Board *b = board_from_fen(suite[i].fen);
-        cr_assert_eq(evaluator_nnue(&v1, b), evaluator_nnue(&v2, b), "%s", suite[i].fen);
-        free(b);
-    }
-    free(suite);
+    assert_same_evaluations(&v1, &v2);
     network_free(&v1);
     network_free(&v2);
 }
@@ -147,14 +153,7 @@ Test(nnue, a_version_2_file_evaluates_as_a_version_3_file_without_mirroring)
     char error[256];
     cr_assert(network_load_bytes(&three, v3, size + 4, error, sizeof error), "%s", error);
     cr_assert_not(three.king_mirroring);
-    int count;
-    EpdEntry *suite = epd_load("perft.epd", &count);
-    for (int i = 0; i < count; i++) {
-        Board *b = board_from_fen(suite[i].fen);
-        cr_assert_eq(evaluator_nnue(&two, b), evaluator_nnue(&three, b), "%s", suite[i].fen);
-        free(b);
-    }
-    free(suite);
+    assert_same_evaluations(&two, &three);
     free(bytes);
     free(v3);
     network_free(&two);
