@@ -53,13 +53,14 @@ class PerspectiveNet(torch.nn.Module):
             self.ft_bias.clamp_(-MAX_INPUT, MAX_INPUT)
 
 
-def quantise(net):
-    """Integer arrays as the engine uses them."""
+def quantise(net, king_mirroring=False):
+    """Integer arrays as the engine uses them (the inputs' side, data.features(),
+    mirrored by the king or not)."""
     w1 = np.round(net.ft.weight.detach().numpy() * QA).astype(np.int16)       # [768][N]
     b1 = np.round(net.ft_bias.detach().numpy() * QA).astype(np.int16)         # [N]
     w2 = np.clip(np.round(net.out.weight.detach().numpy() * QB), -127, 127).astype(np.int16)  # [B][2N]
     b2 = [int(np.round(float(b) * QA * QB)) for b in net.out.bias.detach()]       # [B]
-    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": net.screlu, "king_mirroring": False}
+    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": net.screlu, "king_mirroring": king_mirroring}
 
 
 def correct_output_bias(net, q, positions):

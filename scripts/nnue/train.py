@@ -198,8 +198,7 @@ def main(argv):
         rate = seen / max(time.time() - start, 1e-9)
         say(f"epoch {epoch}: training loss {total / max(seen, 1):.6f}, held-out loss {held_loss:.6f}, "
             f"{rate:.0f} positions/s")
-    q = model.quantise(net)
-    q["king_mirroring"] = args.king_mirroring
+    q = model.quantise(net, args.king_mirroring)
     if not args.no_bias_correction:
         shift = model.correct_output_bias(net, q, valid)
         say(f"output bias corrected by {shift:+.2f} cp, the mean rounding error over the held-out positions")

@@ -24,12 +24,6 @@ static void add_portable(int16_t *values, const int16_t *weights, int n)
         values[i] = wrap16(values[i] + weights[i]);
 }
 
-static void sub_portable(int16_t *values, const int16_t *weights, int n)
-{
-    for (int i = 0; i < n; i++)
-        values[i] = wrap16(values[i] - weights[i]);
-}
-
 typedef void (*VectorStep)(int16_t *values, const int16_t *weights, int n);
 
 /* The input weights a move's changes add and take away, for one perspective. */
@@ -40,15 +34,6 @@ typedef struct {
 
 /* values_to = values_from + the delta, over n values. */
 typedef void (*DeltaStep)(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n);
-
-static void apply_delta_portable(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
-{
-    memcpy(values_to, values_from, sizeof(int16_t) * (size_t)n);
-    for (int k = 0; k < delta->added_count; k++)
-        add_portable(values_to, delta->added[k], n);
-    for (int k = 0; k < delta->removed_count; k++)
-        sub_portable(values_to, delta->removed[k], n);
-}
 
 /* One perspective of `to` = the same of `from` with to's changes. */
 static void update_with(Accumulator *to, const Accumulator *from, const Network *net, Color c, DeltaStep apply)
@@ -94,12 +79,6 @@ void accumulator_refresh_portable(Accumulator *a, const Network *net, const Boar
 {
     for (Color c = WHITE; c <= BLACK; c++)
         refresh_with(a, net, b, c, add_portable);
-}
-
-void accumulator_update_portable(Accumulator *to, const Accumulator *from, const Network *net)
-{
-    for (Color c = WHITE; c <= BLACK; c++)
-        update_with(to, from, net, c, apply_delta_portable);
 }
 
 /* Sum over one perspective of activation(x) x weight, wrapping in int32 as
@@ -206,6 +185,22 @@ bool accumulator_uses_avx2(void) { return true; }
 
 #else
 
+static void sub_portable(int16_t *values, const int16_t *weights, int n)
+{
+    for (int i = 0; i < n; i++)
+        values[i] = wrap16(values[i] - weights[i]);
+}
+
+/* Builds without AVX2 (ARCH=x86-64, -v2) add and subtract one change at a time. */
+static void apply_delta_portable(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
+{
+    memcpy(values_to, values_from, sizeof(int16_t) * (size_t)n);
+    for (int k = 0; k < delta->added_count; k++)
+        add_portable(values_to, delta->added[k], n);
+    for (int k = 0; k < delta->removed_count; k++)
+        sub_portable(values_to, delta->removed[k], n);
+}
+
 static const VectorStep ADD = add_portable;
 static const DeltaStep APPLY_DELTA = apply_delta_portable;
 int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
@@ -232,10 +227,4 @@ void accumulator_refresh(Accumulator *a, const Network *net, const Board *b)
 void accumulator_update_perspective(Accumulator *to, const Accumulator *from, const Network *net, Color perspective)
 {
     update_with(to, from, net, perspective, APPLY_DELTA);
-}
-
-void accumulator_update(Accumulator *to, const Accumulator *from, const Network *net)
-{
-    for (Color c = WHITE; c <= BLACK; c++)
-        update_with(to, from, net, c, APPLY_DELTA);
 }

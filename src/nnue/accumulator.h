@@ -35,16 +35,14 @@ void accumulator_refresh_perspective(Accumulator *a, const Network *net, const B
  * of a net that mirrors by the king. */
 bool accumulator_can_update(const Accumulator *to, const Network *net, Color perspective);
 /* `to` = `from` with to's recorded changes applied, for one perspective
- * (accumulator_can_update() must allow it), or for both. */
+ * (accumulator_can_update() must allow it). */
 void accumulator_update_perspective(Accumulator *to, const Accumulator *from, const Network *net, Color perspective);
-void accumulator_update(Accumulator *to, const Accumulator *from, const Network *net);
 /* The evaluation in centipawns for the side to move `us`, through output
  * bucket `bucket` (nnue_output_bucket() of the board's piece count). */
 int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket);
 
 /* The same with the portable code only, for the test that both agree. */
 void accumulator_refresh_portable(Accumulator *a, const Network *net, const Board *b);
-void accumulator_update_portable(Accumulator *to, const Accumulator *from, const Network *net);
 int accumulator_output_portable(const Accumulator *a, const Network *net, Color us, int bucket);
 /* Does this build use AVX2 for the above? */
 bool accumulator_uses_avx2(void);
