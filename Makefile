@@ -17,7 +17,7 @@
 #   make bench-perft  perft speed side by side with Stockfish (a benchmark: prints the ratio)
 #   make bench-annotate  bachess annotate timed, and its ?? marks against Stockfish's (a benchmark:
 #                   prints; ANNOTATE_ARGS="--nodes 1000000", JUDGE_NODES=N, ANNOTATE_GAMES=FILE)
-#   make script-tests  the measuring scripts (scripts/pgn-score.py) on PGNs made up for them
+#   make script-tests  the measuring scripts (pgn-score.py, annotate-judge.py's kept verdicts), no engine run
 #   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
 #   make lab        the game-tree lab: refresh the tables and plot in docs/lab.md (gnuplot)
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
@@ -270,6 +270,7 @@ syzygy-test: $(EXE)
 # The measuring scripts whose figures the docs quote: scripts/pgn-score.py.
 script-tests:
 	python3 tests/pgn_score_test.py
+	python3 tests/annotate_judge_test.py
 
 # Threaded search under ThreadSanitizer: stop/ponderhit/isready races.
 tsan-tests: $(BUILD)/bachess-tsan

@@ -16,7 +16,10 @@ precision, recall, and every disagreement with both sides' evaluations.
 
 The judge's searches are cached (a JSON line per position, keyed by position and
 node count; default build/annotate-judge-cache.jsonl), so a second run, or a run
-cut short, redoes none of them. docs/annotate.md, "Benchmarks", tells the story.
+cut short, redoes none of them. Verdicts kept in the repository (--kept, default
+data/annotate/judge-verdicts.jsonl: the first 43 games at 1,000,000 nodes) are
+read first; --judge-only --write-kept FILE writes them. docs/annotate.md,
+"Benchmarks", tells the story.
 """
 import argparse
 import json
@@ -209,10 +212,12 @@ class Judge:
     """Stockfish's scores (White's side) and best moves, cached by position.
     fill() searches games in parallel, one Stockfish per job; game() reads."""
 
-    def __init__(self, stockfish_path, nodes, cache_path):
+    def __init__(self, stockfish_path, nodes, cache_path, kept_path=None):
         self.stockfish_path, self.nodes, self.cache_path = stockfish_path, nodes, cache_path
         self.cache, self.searched, self.lock = {}, 0, threading.Lock()
         self.local, self.engines = threading.local(), []
+        if kept_path and os.path.exists(kept_path):
+            self.read_kept(kept_path)
         if os.path.exists(cache_path):
             with open(cache_path) as f:
                 for line in f:
@@ -220,6 +225,29 @@ class Judge:
                     self.cache[(entry["position"], entry["nodes"])] = (entry["score"], entry["best"])
         os.makedirs(os.path.dirname(os.path.abspath(cache_path)), exist_ok=True)
         self.cache_file = open(cache_path, "a")
+
+    # The kept verdicts: the cache of whole games in a file small enough to
+    # commit (a line a game: its start, moves, and Stockfish's score and best
+    # move for each position), so that a new machine need not spend the hour
+    # of Stockfish the benchmark's first 43 games cost.
+    def read_kept(self, path):
+        with open(path) as f:
+            for line in f:
+                game = json.loads(line)
+                for ply, (score, best) in enumerate(zip(game["scores"], game["best"])):
+                    position = game["start"] + (" moves " + " ".join(game["moves"][:ply]) if ply else "")
+                    self.cache[(position, game["nodes"])] = (score, best)
+
+    def write_kept(self, games, path):
+        """The cached verdicts of the games, all of whose positions must be cached."""
+        with open(path, "w") as f:
+            for fen, moves in games:
+                start = "fen " + fen if fen else "startpos"
+                positions = [start + (" moves " + " ".join(moves[:ply]) if ply else "") for ply in range(len(moves) + 1)]
+                verdicts = [self.cache[(position, self.nodes)] for position in positions]
+                f.write(json.dumps({"start": start, "moves": moves, "nodes": self.nodes,
+                                    "scores": [score for score, _ in verdicts],
+                                    "best": [best for _, best in verdicts]}, separators=(",", ":")) + "\n")
 
     def fill(self, games, jobs):
         """Searches every position of the games not in the cache yet."""
@@ -398,21 +426,30 @@ def main():
     parser.add_argument("--out", default="build/annotate-bench.pgn", help="where --bachess writes its output")
     parser.add_argument("--judge-nodes", type=int, default=1000000)
     parser.add_argument("--cache", default="build/annotate-judge-cache.jsonl")
+    parser.add_argument("--kept", default="data/annotate/judge-verdicts.jsonl",
+                        help="verdicts kept in the repository, read before the cache")
+    parser.add_argument("--write-kept", metavar="FILE",
+                        help="with --judge-only: write the judged games' verdicts to FILE in --kept's form")
     parser.add_argument("--stockfish", default="/usr/games/stockfish")
     parser.add_argument("--show", type=int, default=100, help="disagreements listed at most")
     parser.add_argument("--judge-games", type=int, default=0, help="judge the first N games only (0: all)")
     parser.add_argument("--jobs", type=int, default=1, help="Stockfish processes judging at once")
     a = parser.parse_args()
     if a.judge_only:
-        judge = Judge(a.stockfish, a.judge_nodes, a.cache)
+        judge = Judge(a.stockfish, a.judge_nodes, a.cache, a.kept)
+        games = uci_games(a.games)[:a.judge_games or None]
         try:
-            judge.fill(uci_games(a.games)[:a.judge_games or None], a.jobs)
+            judge.fill(games, a.jobs)
         finally:
             judge.close()
         print("judge: %d positions searched, cache %s" % (judge.searched, a.cache))
+        if a.write_kept:
+            judge.write_kept(games, a.write_kept)
+            print("judge: the verdicts of %d games kept in %s" % (len(games), a.write_kept))
         return
     if a.against_itself:
-        judge, other = Judge(a.stockfish, a.judge_nodes, a.cache), Judge(a.stockfish, a.against_itself, a.cache)
+        judge = Judge(a.stockfish, a.judge_nodes, a.cache, a.kept)
+        other = Judge(a.stockfish, a.against_itself, a.cache)
         try:
             judge_against_itself(a.games, judge, other, a.judge_games, a.jobs)
         finally:
@@ -424,7 +461,7 @@ def main():
         annotated = run_bachess(a.bachess, a.games, a.annotate_args, a.out)
     else:
         annotated = a.annotated
-    judge = Judge(a.stockfish, a.judge_nodes, a.cache)
+    judge = Judge(a.stockfish, a.judge_nodes, a.cache, a.kept)
     try:
         compare(a.games, annotated, judge, a.show, a.judge_games, a.jobs)
     finally:

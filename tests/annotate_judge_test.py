@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""annotate_judge_test.py — scripts/annotate-judge.py's kept verdicts (make script-tests).
+
+The blunder benchmark's judge is an hour of Stockfish a machine; its verdicts
+for the first games are kept in data/annotate/judge-verdicts.jsonl. Checks:
+  - verdicts written and read back give the judge the same scores and best
+    moves, and it starts no Stockfish for them;
+  - the kept verdicts belong to the benchmark's games, in order, a score and
+    a best move (or none) for every position, and their blunders are the
+    count docs/annotate.md reports;
+  - a comparison of an annotated file against them runs without Stockfish:
+    a file marking exactly the judge's blunders of a game scores 100 % / 100 %,
+    one marking one of them less and one more scores (n-1)/n both ways.
+"""
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPT = os.path.join(TOP, "scripts", "annotate-judge.py")
+KEPT = os.path.join(TOP, "data", "annotate", "judge-verdicts.jsonl")
+GAMES = os.path.join(TOP, "data", "annotate", "blunder-games.pgn")
+KEPT_GAMES, KEPT_JUDGE_BLUNDERS = 43, 192  # docs/annotate.md, "Benchmarks"
+NO_STOCKFISH = "/nonexistent/stockfish"  # any search would fail loudly
+failures = 0
+
+spec = importlib.util.spec_from_file_location("annotate_judge", SCRIPT)
+judge_module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(judge_module)
+
+
+def check(ok, what):
+    global failures
+    if not ok:
+        failures += 1
+        print(f"annotate-judge-test: FAIL: {what}")
+
+
+def kept_games():
+    with open(KEPT) as f:
+        return [json.loads(line) for line in f]
+
+
+def test_written_verdicts_read_back(scratch):
+    fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    moves = ["e2e4", "e8d7", "e1d2"]
+    start = "fen " + fen
+    cache = os.path.join(scratch, "cache.jsonl")
+    with open(cache, "w") as f:
+        for ply, (score, best) in enumerate([(150, "e2e4"), (-140, "e8d7"), (160, "e1e2"), (-155, None)]):
+            position = start + (" moves " + " ".join(moves[:ply]) if ply else "")
+            f.write(json.dumps({"position": position, "nodes": 1000, "score": score, "best": best}) + "\n")
+    writer = judge_module.Judge(NO_STOCKFISH, 1000, cache, None)
+    expected = writer.game(fen, moves)
+    kept = os.path.join(scratch, "kept.jsonl")
+    writer.write_kept([(fen, moves)], kept)
+    writer.close()
+    reader = judge_module.Judge(NO_STOCKFISH, 1000, os.path.join(scratch, "empty.jsonl"), kept)
+    check(reader.game(fen, moves) == expected, "verdicts read back from the kept file differ from the cache's")
+    check(reader.searched == 0 and not reader.engines, "reading kept verdicts started a search")
+    check(expected == [(150, "e2e4"), (140, "e8d7"), (160, "e1e2"), (155, None)],
+          f"the cache's verdicts from White's side: {expected}")
+    reader.close()
+
+
+def test_kept_verdicts_are_the_benchmarks(scratch):
+    kept = kept_games()
+    games = judge_module.uci_games(GAMES)
+    check(len(kept) == KEPT_GAMES, f"{len(kept)} games kept, {KEPT_GAMES} expected")
+    judge = judge_module.Judge(NO_STOCKFISH, 1000000, os.path.join(scratch, "none.jsonl"), KEPT)
+    blunders = 0
+    for number, (entry, (fen, moves)) in enumerate(zip(kept, games), 1):
+        check(entry["start"] == "fen " + fen and entry["moves"] == moves, f"kept game {number} is not the benchmark's")
+        check(len(entry["scores"]) == len(moves) + 1 == len(entry["best"]), f"kept game {number}: a position missing")
+        check(all(isinstance(score, int) for score in entry["scores"]), f"kept game {number}: a position without a score")
+        blunders += len(judge_module.blunders_of(judge.game(fen, moves), fen, moves))
+    check(judge.searched == 0, "the kept verdicts did not cover their games")
+    check(blunders == KEPT_JUDGE_BLUNDERS, f"the kept verdicts hold {blunders} blunders, {KEPT_JUDGE_BLUNDERS} expected")
+    judge.close()
+
+
+def annotated_game_one(marked_plies):
+    """Game 1 of the benchmark in SAN, $4 after the given plies (1-based)."""
+    out = subprocess.run([judge_module.PGN_EXTRACT, "--nocomments", "--nonags", "--novars", "-s", "-w", "10000",
+                          "--selectonly", "1", GAMES], check=True, capture_output=True, text=True).stdout
+    tags, movetext = judge_module.split_games(out)[0]
+    words, ply = [], 0
+    for word in movetext.split():
+        words.append(word)
+        if re.fullmatch(r"\d+\.+", word) or word in judge_module.RESULTS:
+            continue
+        ply += 1
+        if ply in marked_plies:
+            words.append("$4")
+    header = "".join(f'[{name} "{value}"]\n' for name, value in tags.items())
+    return header + "\n" + " ".join(words) + "\n\n"
+
+
+def compare_game_one(scratch, marked_plies):
+    games = os.path.join(scratch, "game1.pgn")
+    annotated = os.path.join(scratch, "annotated1.pgn")
+    with open(games, "w") as f:
+        f.write(annotated_game_one(set()))
+    with open(annotated, "w") as f:
+        f.write(annotated_game_one(marked_plies))
+    return subprocess.run([sys.executable, SCRIPT, games, "--annotated", annotated, "--kept", KEPT,
+                           "--cache", os.path.join(scratch, "compare-cache.jsonl"), "--stockfish", NO_STOCKFISH],
+                          capture_output=True, text=True)
+
+
+def test_comparison_from_kept_verdicts(scratch):
+    first = kept_games()[0]
+    judge = judge_module.Judge(NO_STOCKFISH, 1000000, os.path.join(scratch, "none.jsonl"), KEPT)
+    fen = first["start"][len("fen "):]
+    by_judge = sorted(judge_module.blunders_of(judge.game(fen, first["moves"]), fen, first["moves"]))
+    judge.close()
+    check(len(by_judge) >= 2, f"game 1 has {len(by_judge)} blunders by the judge; the test needs two")
+    n = len(by_judge)
+    same = compare_game_one(scratch, set(by_judge))
+    check(same.returncode == 0 and f"precision 100.0 % ({n}/{n}), recall 100.0 % ({n}/{n})" in same.stdout,
+          f"the judge's own blunders: {same.stdout}{same.stderr}")
+    check("0 searched now" in same.stdout, f"the comparison searched: {same.stdout}")
+    other_ply = next(ply for ply in range(1, 200) if ply not in by_judge)
+    off = compare_game_one(scratch, set(by_judge[1:]) | {other_ply})
+    check(f"precision {100.0 * (n - 1) / n:.1f} % ({n - 1}/{n}), recall {100.0 * (n - 1) / n:.1f} % ({n - 1}/{n})"
+          in off.stdout, f"one blunder missed and one added: {off.stdout}{off.stderr}")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as scratch:
+        test_written_verdicts_read_back(scratch)
+        test_kept_verdicts_are_the_benchmarks(scratch)
+        test_comparison_from_kept_verdicts(scratch)
+    if failures:
+        sys.exit(f"annotate-judge-test: {failures} failed")
+    print("annotate-judge-test: all passed")
+
+
+if __name__ == "__main__":
+    main()
