@@ -208,6 +208,11 @@ class Stockfish(UciEngine):
         self.process.wait()
 
 
+def uci_position(start, moves, ply):
+    """The UCI position after the first `ply` moves from `start` ("fen …" or "startpos")."""
+    return start + (" moves " + " ".join(moves[:ply]) if ply else "")
+
+
 class Judge:
     """Stockfish's scores (White's side) and best moves, cached by position.
     fill() searches games in parallel, one Stockfish per job; game() reads."""
@@ -235,16 +240,14 @@ class Judge:
             for line in f:
                 game = json.loads(line)
                 for ply, (score, best) in enumerate(zip(game["scores"], game["best"])):
-                    position = game["start"] + (" moves " + " ".join(game["moves"][:ply]) if ply else "")
-                    self.cache[(position, game["nodes"])] = (score, best)
+                    self.cache[(uci_position(game["start"], game["moves"], ply), game["nodes"])] = (score, best)
 
     def write_kept(self, games, path):
         """The cached verdicts of the games, all of whose positions must be cached."""
         with open(path, "w") as f:
             for fen, moves in games:
                 start = "fen " + fen if fen else "startpos"
-                positions = [start + (" moves " + " ".join(moves[:ply]) if ply else "") for ply in range(len(moves) + 1)]
-                verdicts = [self.cache[(position, self.nodes)] for position in positions]
+                verdicts = [self.cache[(uci_position(start, moves, ply), self.nodes)] for ply in range(len(moves) + 1)]
                 f.write(json.dumps({"start": start, "moves": moves, "nodes": self.nodes,
                                     "scores": [score for score, _ in verdicts],
                                     "best": [best for _, best in verdicts]}, separators=(",", ":")) + "\n")
@@ -262,7 +265,7 @@ class Judge:
         new_game = True
         verdicts = []
         for ply in range(len(moves) + 1):
-            position = start + (" moves " + " ".join(moves[:ply]) if ply else "")
+            position = uci_position(start, moves, ply)
             key = (position, self.nodes)
             with self.lock:
                 cached = self.cache.get(key)

@@ -52,7 +52,7 @@ def test_written_verdicts_read_back(scratch):
     cache = os.path.join(scratch, "cache.jsonl")
     with open(cache, "w") as f:
         for ply, (score, best) in enumerate([(150, "e2e4"), (-140, "e8d7"), (160, "e1e2"), (-155, None)]):
-            position = start + (" moves " + " ".join(moves[:ply]) if ply else "")
+            position = judge_module.uci_position(start, moves, ply)
             f.write(json.dumps({"position": position, "nodes": 1000, "score": score, "best": best}) + "\n")
     writer = judge_module.Judge(NO_STOCKFISH, 1000, cache, None)
     expected = writer.game(fen, moves)
