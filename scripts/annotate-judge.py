@@ -429,7 +429,8 @@ def main():
     parser.add_argument("--out", default="build/annotate-bench.pgn", help="where --bachess writes its output")
     parser.add_argument("--judge-nodes", type=int, default=1000000)
     parser.add_argument("--cache", default="build/annotate-judge-cache.jsonl")
-    parser.add_argument("--kept", default="data/annotate/judge-verdicts.jsonl",
+    parser.add_argument("--kept", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
+                                                       "data", "annotate", "judge-verdicts.jsonl"),
                         help="verdicts kept in the repository, read before the cache")
     parser.add_argument("--write-kept", metavar="FILE",
                         help="with --judge-only: write the judged games' verdicts to FILE in --kept's form")
