@@ -208,6 +208,11 @@ class Stockfish(UciEngine):
         self.process.wait()
 
 
+def uci_start(fen):
+    """A game's start as UCI's position command names it."""
+    return "fen " + fen if fen else "startpos"
+
+
 def uci_position(start, moves, ply):
     """The UCI position after the first `ply` moves from `start` ("fen …" or "startpos")."""
     return start + (" moves " + " ".join(moves[:ply]) if ply else "")
@@ -246,7 +251,7 @@ class Judge:
         """The cached verdicts of the games, all of whose positions must be cached."""
         with open(path, "w") as f:
             for fen, moves in games:
-                start = "fen " + fen if fen else "startpos"
+                start = uci_start(fen)
                 verdicts = [self.cache[(uci_position(start, moves, ply), self.nodes)] for ply in range(len(moves) + 1)]
                 f.write(json.dumps({"start": start, "moves": moves, "nodes": self.nodes,
                                     "scores": [score for score, _ in verdicts],
@@ -260,7 +265,7 @@ class Judge:
 
     def game(self, fen, moves):
         """[(score, best)] for the positions 0 .. len(moves) of a game."""
-        start = "fen " + fen if fen else "startpos"
+        start = uci_start(fen)
         white_first = not fen or fen.split()[1] == "w"
         new_game = True
         verdicts = []

@@ -48,7 +48,7 @@ def kept_games():
 def test_written_verdicts_read_back(scratch):
     fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
     moves = ["e2e4", "e8d7", "e1d2"]
-    start = "fen " + fen
+    start = judge_module.uci_start(fen)
     cache = os.path.join(scratch, "cache.jsonl")
     with open(cache, "w") as f:
         for ply, (score, best) in enumerate([(150, "e2e4"), (-140, "e8d7"), (160, "e1e2"), (-155, None)]):
@@ -74,7 +74,7 @@ def test_kept_verdicts_are_the_benchmarks(scratch):
     judge = judge_module.Judge(NO_STOCKFISH, 1000000, os.path.join(scratch, "none.jsonl"), KEPT)
     blunders = 0
     for number, (entry, (fen, moves)) in enumerate(zip(kept, games), 1):
-        check(entry["start"] == "fen " + fen and entry["moves"] == moves, f"kept game {number} is not the benchmark's")
+        check(entry["start"] == judge_module.uci_start(fen) and entry["moves"] == moves, f"kept game {number} is not the benchmark's")
         check(len(entry["scores"]) == len(moves) + 1 == len(entry["best"]), f"kept game {number}: a position missing")
         check(all(isinstance(score, int) for score in entry["scores"]), f"kept game {number}: a position without a score")
         blunders += len(judge_module.blunders_of(judge.game(fen, moves), fen, moves))
