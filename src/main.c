@@ -18,6 +18,7 @@
 #include "tools/annotate.h"
 #include "tools/bench.h"
 #include "tools/datagen.h"
+#include "tools/records_cmd.h"
 #include "tools/book_cmd.h"
 #include "tools/epd.h"
 #include "tools/eval_cmd.h"
@@ -41,6 +42,7 @@ static void usage(void)
          "  bachess tune extract|run ...  tune the evaluation weights on positions from games (Texel)\n"
          "  bachess web [--port N] [--bind ADDR] [--open]  play and analyse in the browser (http://127.0.0.1:8088/)\n"
          "  bachess datagen --out FILE ...  self-play training data for the NNUE evaluation (--help)\n"
+         "  bachess records GAMES OUT  the quiet positions of stored self-play games as training records\n"
          "  bachess annotate GAMES.pgn [--out FILE] [--nodes N | --depth D | --movetime MS] [--threads N] [--side S]\n"
          "                                evaluations, ?! ? ?? marks, better lines and accuracy for every game (--help)\n"
          "  bachess \"genfens N seed S book None|FILE\"  N openings for OpenBench, as 'info string genfens FEN'\n"
@@ -113,6 +115,8 @@ int main(int argc, char **argv)
         return book_command(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "tune") == 0)
         return tune_command(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "records") == 0)
+        return records_command(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "tb") == 0)
         return tb_command(argc - 2, argv + 2);
     engine_init();

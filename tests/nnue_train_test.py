@@ -126,8 +126,9 @@ def check_king_mirroring(engine, data_path, plain_path, pieces, stm, work):
 def main(engine):
     work = tempfile.mkdtemp(prefix="bachess-nnue-")
     data_path, net_path = os.path.join(work, "data.bin"), os.path.join(work, "net.nnue")
-    subprocess.run([engine, "datagen", "--out", data_path, "--games", "40", "--nodes", "600", "--seed", "5",
-                    "--threads", "2"], check=True, stderr=subprocess.DEVNULL)
+    subprocess.run([engine, "datagen", "--out", os.path.join(work, "games.vf"), "--records", data_path,
+                    "--games", "40", "--nodes", "600", "--seed", "5", "--threads", "2"],
+                   check=True, stderr=subprocess.DEVNULL)
     count = os.path.getsize(data_path) // data.RECORD
     check(count >= 2000, f"datagen wrote {count} positions")
 

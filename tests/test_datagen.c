@@ -27,6 +27,7 @@
 #include "tt.h"
 #include "tools/datagen.h"
 #include "tools/packed_position.h"
+#include "tools/records_cmd.h"
 #include "tools/workers.h"
 
 static void setup(void)
@@ -68,8 +69,8 @@ static unsigned char *generate_with(const char *games, const char *seed, const c
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     close(fd);
-    char *argv[] = { "--out", path, "--games", (char *)games, "--nodes", "400", "--seed", (char *)seed,
-                     "--threads", (char *)workers, "--opening-max-cp", "2000", "--option", (char *)option };
+    char *argv[] = { "--records", path, "--out", "/dev/null", "--games", (char *)games, "--nodes", "400", "--seed",
+                     (char *)seed, "--threads", (char *)workers, "--opening-max-cp", "2000", "--option", (char *)option };
     int argc = sizeof argv / sizeof *argv - (option ? 0 : 2);
     cr_assert_eq(datagen_command(argc, argv), 0);
     FILE *f = fopen(path, "rb");
@@ -188,6 +189,19 @@ static void write_text(const char *path, const char *text)
     cr_assert_not_null(f);
     fputs(text, f);
     fclose(f);
+}
+
+/* What `bachess records` finds in the stored games of a file: fails the
+ * test if they do not decode. */
+static RecordsCount stored_games(const char *path)
+{
+    FILE *in = fopen(path, "rb"), *out = fopen("/dev/null", "wb");
+    cr_assert(in && out, "%s", path);
+    RecordsCount count;
+    char error[256];
+    cr_assert_eq(records_from_games(in, out, &count, error, sizeof error), 0, "%s: %s", path, error);
+    fclose(in), fclose(out);
+    return count;
 }
 
 /* The whole file; its size in *size. */
@@ -332,12 +346,12 @@ Test(datagen, adjudication_of_wins_and_draws)
 
 /* ---- runs into files ----------------------------------------------------------- */
 
-/* datagen into `path` with the common settings of these tests and `extra`
+/* datagen's records into `path` with the common settings of these tests and `extra`
  * arguments (NULL-terminated); the exit status. */
 static int run_datagen(const char *path, const char *const *extra)
 {
-    char *argv[32] = { "--out", (char *)path, "--nodes", "300", "--opening-max-cp", "2000" };
-    int argc = 6;
+    char *argv[32] = { "--records", (char *)path, "--out", "/dev/null", "--nodes", "300", "--opening-max-cp", "2000" };
+    int argc = 8;
     while (*extra && argc < 32)
         argv[argc++] = (char *)*extra++;
     return datagen_command(argc, argv);
@@ -378,8 +392,8 @@ Test(datagen, an_unbalanced_opening_is_drawn_again)
     const char *bounds[2] = { "1000", "100000" };
     for (int run = 0; run < 2; run++) {
         temp_path(out, sizeof out, "");
-        char *argv[] = { "--out", out, "--nodes", "300", "--games", "6", "--seed", "4", "--random-plies", "2",
-                         "--openings", openings, "--opening-max-cp", (char *)bounds[run] };
+        char *argv[] = { "--records", out, "--out", "/dev/null", "--nodes", "300", "--games", "6", "--seed", "4",
+                         "--random-plies", "2", "--openings", openings, "--opening-max-cp", (char *)bounds[run] };
         cr_assert_eq(datagen_command(sizeof argv / sizeof *argv, argv), 0);
         size_t size;
         unsigned char *data = read_file(out, &size);
@@ -561,14 +575,16 @@ static int64_t now_ms(void)
 /* Starts a datagen run until stopped at `nodes` a move, in a child process
  * that leads its own process group (so that the test can clean everything
  * up if the run does not stop), and waits until `records` records are in
- * the file, or with `records` 0 for `ms` milliseconds. */
-static pid_t start_run(const char *path, const char *nodes, int records, int ms)
+ * the file `path`, or with `records` 0 for `ms` milliseconds. The games go
+ * to `games_path`. */
+static pid_t start_run(const char *path, const char *games_path, const char *nodes, int records, int ms)
 {
     pid_t pid = fork();
     cr_assert_geq(pid, 0);
     if (pid == 0) {
         setpgid(0, 0);
-        char *argv[] = { "--out", (char *)path, "--nodes", (char *)nodes, "--threads", "2", "--seed", "9" };
+        char *argv[] = { "--records", (char *)path, "--out", (char *)games_path, "--nodes", (char *)nodes,
+                         "--threads", "2", "--seed", "9" };
         _exit(datagen_command(sizeof argv / sizeof *argv, argv));
     }
     setpgid(pid, pid);
@@ -605,20 +621,25 @@ static bool reaped_within(pid_t pid, int64_t ms, int *status)
  * played on. */
 Test(datagen, sigterm_to_the_parent_alone_stops_the_run)
 {
-    char path[64];
+    char path[64], games_path[64];
     temp_path(path, sizeof path, "");
-    pid_t pid = start_run(path, "300", 100, 0);
+    temp_path(games_path, sizeof games_path, ".vf");
+    pid_t pid = start_run(path, games_path, "300", 100, 0);
     cr_assert_eq(kill(pid, SIGTERM), 0);
     int status = 0;
     bool ended = reaped_within(pid, 5000, &status);
     if (!ended)
         kill(-pid, SIGKILL);
     long size = file_size(path);
+    RecordsCount stored = stored_games(games_path);
     unlink(path);
+    unlink(games_path);
     cr_assert(ended, "datagen runs on 5 s after SIGTERM");
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "datagen ended with status %#x", status);
     cr_assert_eq(size % PACKED_POSITION_SIZE, 0, "%ld bytes: a record cut short", size);
     cr_assert_geq(size, 100 * PACKED_POSITION_SIZE);
+    cr_assert_eq(stored.records * PACKED_POSITION_SIZE, size, "the stored games hold %lld records, the file %ld bytes",
+                 (long long)stored.records, size);
 }
 
 /* Outside a run of workers (genfens, OpenBench's openings) only a signal
@@ -645,7 +666,7 @@ Test(datagen, workers_stop_when_the_parent_dies)
     cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
     char path[64];
     temp_path(path, sizeof path, "");
-    pid_t pid = start_run(path, "50000000", 0, 1000);
+    pid_t pid = start_run(path, "/dev/null", "50000000", 0, 1000);
     cr_assert_eq(kill(pid, SIGKILL), 0);
     int status;
     cr_assert_eq(waitpid(pid, &status, 0), pid);
@@ -739,7 +760,8 @@ static CostLine cost_of_run(const char *workers, long *records)
 {
     char path[64], err[4096];
     temp_path(path, sizeof path, "");
-    char *argv[] = { "--out", path, "--games", "4", "--nodes", "400", "--seed", "11", "--threads", (char *)workers };
+    char *argv[] = { "--records", path, "--out", "/dev/null", "--games", "4", "--nodes", "400", "--seed", "11",
+                     "--threads", (char *)workers };
     cr_assert_eq(datagen_catching_stderr(sizeof argv / sizeof *argv, argv, err, sizeof err), 0, "%s", err);
     *records = file_size(path) / PACKED_POSITION_SIZE;
     unlink(path);
@@ -774,4 +796,35 @@ Test(datagen, the_cost_line_adds_up_and_is_the_same_for_any_workers)
     cr_assert_eq(one.passed, two.passed);
     cr_assert_eq(one.openings, two.openings);
     cr_assert_eq(records, records_two);
+}
+
+/* The store's round trip: the games datagen stores, replayed by `bachess
+ * records`, give the very records datagen writes of the same games while it
+ * plays them (the labels, the filter and the result included), for one and
+ * two workers; and every ply is stored, the ones the filter passes over too. */
+Test(datagen, stored_games_give_the_records_of_the_same_run)
+{
+    for (int run = 0; run < 2; run++) {
+        char games[64], records[64], replayed[64];
+        temp_path(games, sizeof games, ".vf");
+        temp_path(records, sizeof records, "");
+        temp_path(replayed, sizeof replayed, "");
+        char *argv[] = { "--out", games, "--records", records, "--games", "6", "--nodes", "400", "--seed", "31",
+                         "--threads", run ? "2" : "1", "--opening-max-cp", "2000" };
+        cr_assert_eq(datagen_command(sizeof argv / sizeof *argv, argv), 0);
+        FILE *in = fopen(games, "rb"), *out = fopen(replayed, "wb");
+        RecordsCount count;
+        char error[256];
+        cr_assert_eq(records_from_games(in, out, &count, error, sizeof error), 0, "%s", error);
+        fclose(in), fclose(out);
+        size_t written_size, replayed_size;
+        unsigned char *written = read_file(records, &written_size), *again = read_file(replayed, &replayed_size);
+        unlink(games), unlink(records), unlink(replayed);
+        cr_assert_eq(count.games, 6);
+        cr_assert_gt(count.plies, count.records, "no ply passed over: the filter is not tested");
+        cr_assert_eq((size_t)count.records * PACKED_POSITION_SIZE, written_size);
+        cr_assert_eq(replayed_size, written_size);
+        cr_assert(memcmp(written, again, written_size) == 0, "the replayed records differ from datagen's");
+        free(written), free(again);
+    }
 }

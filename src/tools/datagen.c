@@ -18,6 +18,7 @@
 #include "tt.h"
 #include "tokens.h"
 #include "tools/packed_position.h"
+#include "tools/viriformat.h"
 #include "tools/workers.h"
 
 enum {
@@ -39,7 +40,7 @@ typedef struct {
     AdjudicationRules adjudication;
     int workers;
     uint64_t seed;
-    const char *out_path, *openings_path;
+    const char *out_path, *records_path, *openings_path;
     const char *engine_options[MAX_ENGINE_OPTIONS]; /* "Name=Value", as given to --option */
     int engine_option_count;
 } DatagenOptions;
@@ -49,18 +50,19 @@ static void defaults(DatagenOptions *o)
     *o = (DatagenOptions){
         .games = 0, .nodes = 5000, .random_plies = 8, .opening_nodes = 5000, .opening_max_cp = 1000,
         .adjudication = { .win_cp = 1000, .win_plies = 6, .draw_cp = 10, .draw_plies = 12, .draw_after_ply = 80 },
-        .workers = 1, .seed = 1, .out_path = NULL, .openings_path = NULL,
+        .workers = 1, .seed = 1, .out_path = NULL, .records_path = NULL, .openings_path = NULL,
     };
 }
 
 void datagen_usage(FILE *out)
 {
     fputs("usage: bachess datagen --out FILE [options]\n"
-          "  self-play games for NNUE training data: 32-byte records appended to FILE\n"
-          "  (format: docs/datagen.md). SIGINT (Ctrl-C) or SIGTERM stops the workers' searches at\n"
+          "  self-play games for NNUE training data, appended to FILE whole, every ply with its\n"
+          "  move and score (viriformat: docs/datagen.md). SIGINT (Ctrl-C) or SIGTERM stops the workers' searches at\n"
           "  once; the games finished before the first unfinished one are written, whole. The last\n"
           "  line says where the nodes went: positions written, passed over, opening checks.\n"
-          "  --out FILE            output file, appended to (required)\n"
+          "  --out FILE            the games, appended to (required)\n"
+          "  --records FILE        also the quiet positions as 32-byte records, appended to FILE\n"
           "  --games N             games to play (default 0: until stopped)\n"
           "  --nodes N             soft node limit a move (default 5000): no new iteration of the\n"
           "                        search starts past it; 10 times it is a hard limit\n"
@@ -83,7 +85,7 @@ void datagen_usage(FILE *out)
 
 /* Every flag the parser takes; --help must list them all (a test checks). */
 const char *const DATAGEN_FLAGS[] = {
-    "--out", "--openings", "--option", "--games", "--nodes", "--random-plies", "--opening-max-cp", "--win-cp",
+    "--out", "--records", "--openings", "--option", "--games", "--nodes", "--random-plies", "--opening-max-cp", "--win-cp",
     "--win-plies", "--draw-cp", "--draw-plies", "--draw-after", "--threads", "--seed", "--help", NULL,
 };
 
@@ -97,7 +99,8 @@ static bool is_flag(const char *a)
 
 static bool takes_text(const char *a)
 {
-    return strcmp(a, "--out") == 0 || strcmp(a, "--openings") == 0 || strcmp(a, "--option") == 0;
+    return strcmp(a, "--out") == 0 || strcmp(a, "--records") == 0 || strcmp(a, "--openings") == 0
+        || strcmp(a, "--option") == 0;
 }
 
 /* One flag and its value, both checked. */
@@ -105,6 +108,7 @@ static bool apply_flag(DatagenOptions *o, const char *a, const char *v, int64_t 
 {
     AdjudicationRules *adj = &o->adjudication;
     if (strcmp(a, "--out") == 0) o->out_path = v;
+    else if (strcmp(a, "--records") == 0) o->records_path = v;
     else if (strcmp(a, "--openings") == 0) o->openings_path = v;
     else if (strcmp(a, "--option") == 0) {
         if (o->engine_option_count == MAX_ENGINE_OPTIONS) {
@@ -312,15 +316,15 @@ static Verdict search_nodes(uint64_t soft, uint64_t hard)
 
 /* ---- one game ---------------------------------------------------------------- */
 
+/* A game as the store keeps it — its start board and every ply — and the
+ * quiet positions of it as 32-byte records (for --records). */
 typedef struct {
-    PackedPosition *positions;
-    int count, capacity;
+    ViriBoard start;
+    ViriPly *plies;
+    int ply_count, ply_capacity;
+    PackedPosition *records;
+    int record_count, record_capacity;
 } GameRecord;
-
-typedef struct {
-    PackedPosition position;
-    bool keep;
-} Candidate;
 
 /* Sets the engine to an opening: a line of the file (or the start) and
  * random plies, redrawn while the game is over or the score is absurd. */
@@ -383,15 +387,29 @@ bool datagen_keeps_position(const Board *b, Move best, int score)
         && !is_mate_score(score);
 }
 
-static void add_position(GameRecord *g, const PackedPosition *p)
+/* Room for one more element in a growing array (a worker out of memory
+ * cannot go on: it exits, and the parent's file ends at the game before). */
+static void *make_room(void *array, int count, int *capacity, size_t element_size)
 {
-    if (g->count == g->capacity) {
-        g->capacity = g->capacity ? 2 * g->capacity : 256;
-        g->positions = realloc(g->positions, sizeof *g->positions * (size_t)g->capacity);
-        if (!g->positions)
-            exit(3);
-    }
-    g->positions[g->count++] = *p;
+    if (count < *capacity)
+        return array;
+    *capacity = *capacity ? 2 * *capacity : 256;
+    array = realloc(array, element_size * (size_t)*capacity);
+    if (!array)
+        exit(3);
+    return array;
+}
+
+static void add_ply(GameRecord *g, ViriPly ply)
+{
+    g->plies = make_room(g->plies, g->ply_count, &g->ply_capacity, sizeof *g->plies);
+    g->plies[g->ply_count++] = ply;
+}
+
+static void add_record(GameRecord *g, const PackedPosition *p)
+{
+    g->records = make_room(g->records, g->record_count, &g->record_capacity, sizeof *g->records);
+    g->records[g->record_count++] = *p;
 }
 
 typedef enum { GAME_PLAYED, GAME_NO_OPENING, GAME_ABANDONED } GameOutcome;
@@ -405,17 +423,18 @@ static void count_move(DatagenCost *cost, const Verdict *v, bool kept, int soft_
         cost->past_soft_nodes += v->nodes - soft_nodes;
 }
 
-/* Plays game `index`; its quiet positions go to `g` with the result, and
- * what its searches cost to `cost`. */
+/* Plays game `index` into `g` — every ply, and the quiet positions as
+ * records — with the result, and what its searches cost to `cost`. */
 static GameOutcome play_game(const DatagenOptions *o, const Openings *openings, long index, GameRecord *g,
                              DatagenCost *cost)
 {
     uint64_t rng = o->seed * 0x2545F4914F6CDD1DULL ^ (uint64_t)index * 0x9E3779B97F4A7C15ULL;
-    g->count = 0;
+    g->ply_count = g->record_count = 0;
     *cost = (DatagenCost){ 0 };
     if (!start_game(o, openings, &rng, cost))
         return GAME_NO_OPENING;
     engine_new_game();
+    viri_board_write(&g->start, engine_board(), 1); /* the result is filled in at the end */
     Adjudicator adj = { 0, 0, 0 };
     int result = -1;
     for (int plies = 0; plies < MAX_GAME_PLIES && result < 0; plies++) {
@@ -430,27 +449,30 @@ static GameOutcome play_game(const DatagenOptions *o, const Openings *openings, 
         int white_score = b->side == WHITE ? v.score : -v.score;
         bool keep = datagen_keeps_position(b, v.best, v.score);
         count_move(cost, &v, keep, o->nodes);
+        add_ply(g, (ViriPly){ viri_move_encode(b, v.best), viri_score(white_score) });
         if (keep) {
             PackedPosition p;
             packed_position_write(&p, b, white_score, 1); /* the result is filled in at the end */
-            add_position(g, &p);
+            add_record(g, &p);
         }
         result = datagen_adjudicate(&adj, &o->adjudication, white_score, b->game_ply);
         engine_play_move(v.best);
     }
     if (result < 0)
         result = 1; /* the ply limit: a draw */
-    for (int i = 0; i < g->count; i++)
-        g->positions[i].bytes[26] = (uint8_t)result;
+    g->start.bytes[30] = (uint8_t)result;
+    for (int i = 0; i < g->record_count; i++)
+        g->records[i].bytes[26] = (uint8_t)result;
     return GAME_PLAYED;
 }
 
 /* ---- workers and the writer ---------------------------------------------------- */
 
-/* A game as it travels from a worker: its index and record count, then the records. */
+/* A game as it travels from a worker: this header, then (if played) the
+ * start board, the plies and the records. */
 typedef struct {
     int64_t index;
-    int32_t count, played;
+    int32_t plies, records, played;
     DatagenCost cost;
 } GameHeader;
 
@@ -499,12 +521,15 @@ static void play_games(int worker, int fd, void *context)
         if (outcome == GAME_ABANDONED)
             break;
         bool played = outcome == GAME_PLAYED;
-        GameHeader h = { index, played ? g.count : 0, played, cost };
+        GameHeader h = { index, played ? g.ply_count : 0, played ? g.record_count : 0, played, cost };
         if (!pipe_write_all(fd, &h, sizeof h)
-            || !pipe_write_all(fd, g.positions, sizeof *g.positions * (size_t)h.count))
+            || (played && !pipe_write_all(fd, &g.start, sizeof g.start))
+            || !pipe_write_all(fd, g.plies, sizeof *g.plies * (size_t)h.plies)
+            || !pipe_write_all(fd, g.records, sizeof *g.records * (size_t)h.records))
             break;
     }
-    free(g.positions);
+    free(g.plies);
+    free(g.records);
 }
 
 static void report(long games, long positions, int64_t start, const DatagenOptions *o, bool final)
@@ -552,34 +577,85 @@ static void report_cost(const DatagenCost *cost)
     fprintf(stderr, "%s\n", line);
 }
 
+/* Where the parent writes: the games, and the records if asked for. */
+typedef struct {
+    FILE *games, *records;
+} Outputs;
+
+/* A game received from a worker, in buffers reused from game to game. */
+typedef struct {
+    GameHeader header;
+    ViriBoard start;
+    ViriPly *plies;
+    PackedPosition *records;
+    size_t ply_room, record_room;
+} ReceivedGame;
+
+static bool read_array(int fd, void **array, size_t *room, size_t count, size_t element_size)
+{
+    if (count > *room) {
+        void *bigger = realloc(*array, element_size * count);
+        if (!bigger)
+            return false;
+        *array = bigger, *room = count;
+    }
+    return count == 0 || pipe_read_all(fd, *array, element_size * count);
+}
+
+/* Game `index` from its worker; false when it never came. */
+static bool receive_game(int fd, long index, ReceivedGame *g)
+{
+    GameHeader *h = &g->header;
+    if (!pipe_read_all(fd, h, sizeof *h) || h->index != index)
+        return false;
+    if (h->played && !pipe_read_all(fd, &g->start, sizeof g->start))
+        return false;
+    return read_array(fd, (void **)&g->plies, &g->ply_room, (size_t)h->plies, sizeof *g->plies)
+        && read_array(fd, (void **)&g->records, &g->record_room, (size_t)h->records, sizeof *g->records);
+}
+
+/* The game in the store's form: start board, plies, four zero bytes. */
+static bool write_viri_game(FILE *out, const ReceivedGame *g)
+{
+    bool ok = fwrite(g->start.bytes, 1, sizeof g->start.bytes, out) == sizeof g->start.bytes;
+    uint8_t bytes[VIRI_PLY_SIZE];
+    for (int i = 0; ok && i <= g->header.plies; i++) {
+        viri_ply_bytes(i < g->header.plies ? g->plies[i] : (ViriPly){ 0, 0 }, bytes);
+        ok = fwrite(bytes, 1, sizeof bytes, out) == sizeof bytes;
+    }
+    return ok;
+}
+
+static bool write_game(const Outputs *out, const ReceivedGame *g)
+{
+    if (!g->header.played)
+        return true;
+    size_t records = (size_t)g->header.records;
+    return write_viri_game(out->games, g) && fflush(out->games) == 0
+        && (!out->records
+            || (fwrite(g->records, sizeof *g->records, records, out->records) == records && fflush(out->records) == 0));
+}
+
 /* The parent: reads each game from the worker that played it, in game order,
- * and appends it to the file; stops at the first game that never came. */
-static int write_games(const DatagenOptions *o, const int *fds, FILE *out)
+ * and appends it to the files; stops at the first game that never came. */
+static int write_games(const DatagenOptions *o, const int *fds, const Outputs *out)
 {
     int64_t start = time_now_ms(), last_report = start;
     long games = 0, positions = 0;
     DatagenCost cost = { 0 };
-    PackedPosition *buffer = NULL;
-    size_t buffer_size = 0;
+    ReceivedGame g = { 0 };
     int status = 0;
     for (long index = 0; o->games == 0 || index < o->games; index++) {
-        GameHeader h;
-        if (!pipe_read_all(fds[index % o->workers], &h, sizeof h) || h.index != index)
+        if (!receive_game(fds[index % o->workers], index, &g))
             break;
-        if ((size_t)h.count > buffer_size) {
-            buffer_size = (size_t)h.count;
-            buffer = realloc(buffer, sizeof *buffer * buffer_size);
-        }
-        if (h.count > 0 && (!buffer || !pipe_read_all(fds[index % o->workers], buffer, sizeof *buffer * (size_t)h.count)))
-            break;
-        if (fwrite(buffer, sizeof *buffer, (size_t)h.count, out) != (size_t)h.count || fflush(out) != 0) {
+        if (!write_game(out, &g)) {
             fprintf(stderr, "\ndatagen: cannot write: %s\n", strerror(errno));
             status = 1;
             break;
         }
-        games += h.played;
-        positions += h.count;
-        datagen_cost_add(&cost, &h.cost);
+        games += g.header.played;
+        positions += g.header.plies;
+        datagen_cost_add(&cost, &g.header.cost);
         if (time_now_ms() - last_report >= 2000) {
             report(games, positions, start, o, false);
             last_report = time_now_ms();
@@ -587,7 +663,8 @@ static int write_games(const DatagenOptions *o, const int *fds, FILE *out)
     }
     report(games, positions, start, o, true);
     report_cost(&cost);
-    free(buffer);
+    free(g.plies);
+    free(g.records);
     return status;
 }
 
@@ -631,6 +708,33 @@ int datagen_genfens(int argc, char **argv)
     return status;
 }
 
+static FILE *open_for_appending(const char *path)
+{
+    FILE *f = fopen(path, "ab");
+    if (!f)
+        fprintf(stderr, "datagen: cannot open %s: %s\n", path, strerror(errno));
+    return f;
+}
+
+static void close_outputs(Outputs *out)
+{
+    if (out->games)
+        fclose(out->games);
+    if (out->records)
+        fclose(out->records);
+}
+
+static bool open_outputs(const DatagenOptions *o, Outputs *out)
+{
+    *out = (Outputs){ open_for_appending(o->out_path), NULL };
+    if (out->games && o->records_path)
+        out->records = open_for_appending(o->records_path);
+    if (out->games && (out->records || !o->records_path))
+        return true;
+    close_outputs(out);
+    return false;
+}
+
 int datagen_command(int argc, char **argv)
 {
     DatagenOptions o;
@@ -646,9 +750,8 @@ int datagen_command(int argc, char **argv)
         free_openings(&openings);
         return 2;
     }
-    FILE *out = fopen(o.out_path, "ab");
-    if (!out) {
-        fprintf(stderr, "datagen: cannot open %s: %s\n", o.out_path, strerror(errno));
+    Outputs out;
+    if (!open_outputs(&o, &out)) {
         free_openings(&openings);
         return 2;
     }
@@ -657,18 +760,18 @@ int datagen_command(int argc, char **argv)
     fflush(NULL);
     if (!workers_start(o.workers, play_games, &job, fds)) {
         workers_wait();
-        fclose(out);
+        close_outputs(&out);
         free_openings(&openings);
         return 2;
     }
     fprintf(stderr, "datagen: %d worker%s, seed %llu, %d nodes a move, writing to %s\n", o.workers,
             o.workers > 1 ? "s" : "", (unsigned long long)o.seed, o.nodes, o.out_path);
-    int status = write_games(&o, fds, out);
+    int status = write_games(&o, fds, &out);
     for (int w = 0; w < o.workers; w++)
         close(fds[w]);
     if (!workers_wait())
         status = 1;
-    fclose(out);
+    close_outputs(&out);
     free_openings(&openings);
     return status;
 }
