@@ -75,7 +75,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug tuning install uninstall build-tests package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test web-tests script-tests tsan-tests book-interop annotate-test conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug tuning install uninstall build-tests package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test selfplay-store-test web-tests script-tests tsan-tests book-interop annotate-test conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -241,6 +241,7 @@ test: test-deps
 	$(MAKE) --no-print-directory bench-check
 	$(MAKE) --no-print-directory build-tests
 	$(MAKE) --no-print-directory nnue-train-test
+	$(MAKE) --no-print-directory selfplay-store-test
 	$(MAKE) --no-print-directory syzygy-test
 	$(MAKE) --no-print-directory web-tests
 	$(MAKE) --no-print-directory fuzz-short
@@ -375,6 +376,12 @@ bench-annotate: $(EXE)
 # /usr/bin/python3), export, and the engine's evaluation equal to Python's.
 nnue-train-test: $(EXE)
 	/usr/bin/python3 tests/nnue_train_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
+
+# The self-play store (data/selfplay): every chunk against its manifest,
+# every game replayed; planted defects found; datagen -> store -> trainer
+# gives datagen's own records; a small net trained twice is the same bytes.
+selfplay-store-test: $(EXE)
+	/usr/bin/python3 tests/selfplay_store_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
 
 # The bench node count must equal the last "Bench: N" stated in git history.
 bench-check: $(EXE)

@@ -1,10 +1,16 @@
 #!/usr/bin/python3
 """train.py — trains the bachess NNUE network on `bachess datagen` data.
 
-    /usr/bin/python3 scripts/nnue/train.py DATA.bin [MORE.bin ...] --out NET.nnue
+    /usr/bin/python3 scripts/nnue/train.py DATA [MORE ...] --out NET.nnue
         [--hidden 32] [--epochs 10] [--batch 16384] [--lr 0.001] [--lambda 0.5]
         [--k 400] [--positions N] [--seed 1] [--crelu] [--threads N] [--init NET.nnue]
         [--mirror] [--no-bias-correction] [--output-buckets B] [--king-mirroring]
+
+DATA is the self-play store (data/selfplay: every chunk of its manifest, or
+with --store-nodes N those searched at N nodes a move), a chunk of it
+(.vf.xz), or a file of 32-byte records. The store's games become records
+through `bachess records` (--engine, the checkout's binary by default), which
+keeps the quiet positions; they are cached (scripts/selfplay/store.py).
 
 Reads the 32-byte records straight from memory-mapped files, in a shuffled
 order (a fresh permutation every epoch), and fits a perspective network
@@ -52,6 +58,25 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import data  # noqa: E402
 import model  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "selfplay"))
+import store  # noqa: E402
+
+
+def record_files(paths, engine, nodes=0):
+    """The records files behind the DATA arguments: a store directory gives
+    its manifest's chunks (those of `nodes` nodes a move, unless 0), a chunk
+    its records, a records file itself."""
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            entries = [e for e in store.read_manifest(path) if not nodes or e["nodes"] == nodes]
+            files += [store.records_of(os.path.join(path, e["file"]), engine) for e in entries]
+        elif path.endswith(".vf.xz"):
+            files.append(store.records_of(path, engine))
+        else:
+            files.append(path)
+    return files
 
 
 def batch_tensors(records, mirror=None, buckets=1, king_mirroring=False):
@@ -111,6 +136,9 @@ def loaded_blas():
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", nargs="+")
+    ap.add_argument("--engine", default=os.path.join(store.ROOT, "bachess"),
+                    help="the binary whose `records` turns stored games into records")
+    ap.add_argument("--store-nodes", type=int, default=0, help="only the store's chunks of this node limit")
     ap.add_argument("--out", required=True)
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--epochs", type=int, default=10)
@@ -144,7 +172,7 @@ def main(argv):
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
-    records = data.RecordFiles(args.data, limit=args.positions)
+    records = data.RecordFiles(record_files(args.data, args.engine, args.store_nodes), limit=args.positions)
     valid_idx, train_idx = hold_out_games(len(records), rng)
     say(f"data: {len(records)} positions from {', '.join(args.data)}; {len(train_idx)} for training, "
         f"{len(valid_idx)} held out in whole runs of records")
