@@ -10,7 +10,7 @@ FUZZ_CC ?= clang
 BUILD   ?= build
 OUT     := $(BUILD)/fuzz
 
-TARGETS := fen move pgn book uci cecp epd net
+TARGETS := fen move pgn book uci cecp epd net games
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 FLAGS   := -std=gnu11 $(WARN) -pthread -Isrc -O1 -g -fno-omit-frame-pointer \
            -fsanitize=address,undefined -fno-sanitize-recover=all

@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh TARGET|all SECONDS
 #
-# TARGET is one of: fen move pgn book uci cecp epd net. Everything goes to
+# TARGET is one of: fen move pgn book uci cecp epd net games. Everything goes to
 # $BUILD/fuzz (BUILD defaults to build): the binaries, the seed corpora made
 # from data/ and fuzz/seeds/, the working corpora (corpus/TARGET, kept from
 # run to run), the logs and any crash artifacts. Each target runs with
@@ -18,7 +18,7 @@
 # short run of `make test`, so that a grown corpus cannot stretch it).
 set -eu
 
-ALL="fen move pgn book uci cecp epd net"
+ALL="fen move pgn book uci cecp epd net games"
 if [ $# -ne 2 ] || ! [ "$2" -gt 0 ] 2>/dev/null; then
     echo "usage: scripts/fuzz.sh TARGET|all SECONDS   (targets: $ALL)" >&2
     exit 2
@@ -122,6 +122,26 @@ write("net", "v1-h16", network(1, 16, 1, 1))
 write("net", "v2-h16-b8", network(2, 16, 8, 2))
 write("net", "v2-h32-b2", network(2, 32, 2, 3))
 write("net", "v3-h16-b4-mirrored", network(3, 16, 4, 4, 1))
+
+# Stored games (docs/selfplay-store.md): the first games of each of the
+# store's first chunks, and a short game written here (the start position,
+# 1. e4 e5 2. Nf3, White won).
+import json, lzma, os
+start_board = bytes([0xff, 0xff, 0, 0, 0, 0, 0xff, 0xff, 0x16, 0x42, 0x25, 0x61, 0, 0, 0, 0,
+                     0x88, 0x88, 0x88, 0x88, 0x9e, 0xca, 0xad, 0xe9, 64, 0, 1, 0, 0, 0, 2, 0])
+plies = [(12 | 28 << 6, 20), (52 | 36 << 6, 15), (6 | 21 << 6, 30)]
+write("games", "short", start_board + b"".join(struct.pack("<Hh", m, s) for m, s in plies) + bytes(4))
+manifest = "data/selfplay/manifest.jsonl"
+lines = open(manifest).read().split("\n") if os.path.exists(manifest) else []
+for i, line in enumerate(l for l in lines if l.strip()):
+    if i == 4:
+        break
+    raw = lzma.decompress(open("data/selfplay/" + json.loads(line)["file"], "rb").read())
+    words, at, games = struct.unpack(f"<{len(raw) // 4}I", raw), 0, 0
+    while at < len(words) and games < 2:
+        at = words.index(0, at + 8) + 1
+        games += 1
+    write("games", f"chunk-{i}", raw[:4 * at])
 EOF
 
 # ---- runs -------------------------------------------------------------------

@@ -144,4 +144,15 @@ Test(viriformat, records_refuse_a_cut_or_illegal_game)
     bytes[8] = 0x77; /* a piece code of 7 */
     cr_assert_eq(expand(bytes, size, &count, error, sizeof error), 1);
     cr_assert(strstr(error, "game 1: not a board"), "%s", error);
+
+    /* Rooks that may castle off their back rank, or more than two of a
+     * colour (once an overflow of the castling field, found by fuzzing). */
+    size = write_game(bytes, moves, 1, false);
+    bytes[12] = 0x06; /* a2: a white rook that may castle */
+    cr_assert_eq(expand(bytes, size, &count, error, sizeof error), 1);
+    cr_assert(strstr(error, "castling rook astray"), "%s", error);
+    size = write_game(bytes, moves, 1, false);
+    bytes[9] = 0x46; /* c1: a third white rook that may castle */
+    cr_assert_eq(expand(bytes, size, &count, error, sizeof error), 1);
+    cr_assert(strstr(error, "castling rook astray"), "%s", error);
 }

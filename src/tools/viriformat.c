@@ -71,6 +71,21 @@ static bool classical_castling(Bitboard rooks, char *out)
     return rooks == 0;
 }
 
+/* A rook that may castle stands on its own side's back rank, at most two
+ * of each colour: anything else is no position (and would overflow the
+ * castling field). */
+static bool castling_rooks_fit(Bitboard rooks, const uint8_t on[SQUARE_NB])
+{
+    int count[COLOR_NB] = { 0, 0 };
+    for (Bitboard rest = rooks; rest;) {
+        Square s = pop_lsb(&rest);
+        Color c = on[s] & BLACK_BIT ? BLACK : WHITE;
+        if (square_rank(s) != (c == WHITE ? 0 : 7) || ++count[c] > 2)
+            return false;
+    }
+    return true;
+}
+
 /* The stored board as FEN text, so that the board's own parser checks it. */
 static bool board_fen(const ViriBoard *in, char *fen, size_t size, Bitboard *unmoved_rooks)
 {
@@ -92,6 +107,8 @@ static bool board_fen(const ViriBoard *in, char *fen, size_t size, Bitboard *unm
         if ((on[s] & 7) == UNMOVED_ROOK)
             *unmoved_rooks |= 1ULL << s;
     }
+    if (!castling_rooks_fit(*unmoved_rooks, on))
+        return false;
     size_t len = 0;
     for (int rank = 7; rank >= 0; rank--) {
         for (int file = 0, empty = 0; file < 8; file++) {
@@ -134,7 +151,7 @@ bool viri_board_read(const ViriBoard *in, Board *b, int *result, char *error, si
     char placement[100], castling[8], ep[3] = "-";
     Bitboard rooks;
     if (!board_fen(in, placement, sizeof placement, &rooks)) {
-        snprintf(error, error_size, "not a board: more than 32 pieces or a piece code of 7");
+        snprintf(error, error_size, "not a board: more than 32 pieces, a piece code of 7 or a castling rook astray");
         return false;
     }
     int ep_square = in->bytes[24] & 127, fullmove = in->bytes[26] | in->bytes[27] << 8;
