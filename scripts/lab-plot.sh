@@ -7,7 +7,7 @@
 # and writes, in OUTDIR (default docs):
 #   lab.md         the Markdown tables that `bachess lab` prints replace the
 #                  part between the lines "<!-- lab-table begin" and
-#                  "<!-- lab-table end"; without them the tables go to lab-table.md
+#                  "<!-- lab-table end"; without them the tables go to $OUTDIR/lab-table.md
 #   lab-data.txt   one line per measurement: order b t algo km b^t leaves ...
 #   lab.svg        one panel per ordering and branching: leaf evaluations of
 #                  each algorithm against depth (log scale), with the
