@@ -141,8 +141,8 @@ $(BUILD)/sanitize/build_info.o: SANITIZE_CFLAGS += $(call BUILD_DEFS,native (san
 $(BUILD)/release/cpu_check.o: RELEASE_CFLAGS += -fno-lto $(BASELINE)
 $(BUILD)/tuning/cpu_check.o: TUNING_CFLAGS += -fno-lto $(BASELINE)
 $(BUILD)/sanitize/cpu_check.o: SANITIZE_CFLAGS += $(BASELINE)
-# The page of `bachess web` (src/web/assets/, built from web/src/ by
-# web/build.sh; web-tests checks that it is) goes in the same way.
+# The page of `bachess web` (src/web/assets/, built from webpage/src/ by
+# webpage/build.sh; web-tests checks that it is) goes in the same way.
 WEB_ASSETS := $(shell find src/web/assets -type f 2>/dev/null)
 $(foreach c,release debug sanitize tsan tuning,$(BUILD)/$(c)/web/web_assets.o): $(WEB_ASSETS)
 $(BUILD)/release/web/web_assets.o: RELEASE_CFLAGS += -fno-lto
@@ -255,7 +255,7 @@ unit-tests: $(EXE) $(BUILD)/release/unit-tests
 debug-tests: $(BUILD)/debug/unit-tests
 	BACHESS_DATA=data BACHESS_TEST_LIGHT=1 $(BUILD)/debug/unit-tests --jobs 2
 
-# The include layers (docs/source-map.md).
+# The include layers and no include circles (docs/source-map.md).
 deps-check: $(EXE)
 	scripts/check-deps.sh
 	scripts/check-symbols.sh $(BUILD)/release
@@ -268,9 +268,11 @@ syzygy-test: $(EXE)
 	python3 tests/tb_conversion_test.py ./$(EXE)
 
 # The measuring scripts whose figures the docs quote: scripts/pgn-score.py.
+# The checks of the tree fail on planted defects: an include circle.
 script-tests:
 	python3 tests/pgn_score_test.py
 	python3 tests/annotate_judge_test.py
+	tests/check_deps_test.sh
 
 # Threaded search under ThreadSanitizer: stop/ponderhit/isready races.
 tsan-tests: $(BUILD)/bachess-tsan
@@ -289,7 +291,7 @@ console-tests: $(EXE) $(BUILD)/bachess-sanitize
 # optimised and with the sanitizers; the page in headless chromium
 # (tests/web_browser_test.mjs), with a screenshot in $(BUILD)/web.png (docs/web.png is one).
 web-tests: $(EXE) $(BUILD)/bachess-sanitize
-	web/check-build.sh
+	webpage/check-build.sh
 	python3 tests/web_server_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
 	ASAN_OPTIONS=quarantine_size_mb=8 python3 tests/web_server_test.py $(BUILD)/bachess-sanitize
 	node tests/web_browser_test.mjs $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) $(BUILD)/web.png

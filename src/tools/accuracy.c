@@ -140,7 +140,7 @@ int mate_in_moves(int score)
     return score > 0 ? moves : -moves;
 }
 
-void format_eval(int score, char *out, size_t size)
+void format_pgn_eval(int score, char *out, size_t size)
 {
     if (is_mate_score(score))
         snprintf(out, size, "#%d", mate_in_moves(score));
