@@ -19,7 +19,7 @@
 #                   prints; ANNOTATE_ARGS="--nodes 1000000", JUDGE_NODES=N, ANNOTATE_GAMES=FILE)
 #   make script-tests  the measuring scripts (pgn-score.py, annotate-judge.py's kept verdicts), no engine run
 #   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
-#   make lab        the game-tree lab: refresh the tables and plot in docs/lab.md (gnuplot)
+#   make lab        the game-tree lab: refresh the tables and plot in docs/results/lab.md (gnuplot)
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
 #   make flake-hunt ROUNDS=N  the suites that can race, N times each beside stress-ng (docs/flakes.md)
 #   make install    the engine, its man page and XBoard's engine file under PREFIX
@@ -414,9 +414,9 @@ STRESS_GAMES ?= 250
 stress: $(EXE)
 	scripts/stress.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) $(STRESS_GAMES) 1+0.01
 
-# The game-tree lab (docs/lab.md): tables, data and the SVG plot, regenerated.
+# The game-tree lab (docs/lab.md): tables, data and the SVG plot in docs/results/, regenerated.
 lab: $(EXE)
-	scripts/lab-plot.sh ./$(EXE) docs
+	scripts/lab-plot.sh ./$(EXE) docs/results
 
 clean:
 	rm -rf $(BUILD) $(EXE) bachess-debug bachess-tuning
