@@ -255,9 +255,11 @@ unit-tests: $(EXE) $(BUILD)/release/unit-tests
 debug-tests: $(BUILD)/debug/unit-tests
 	BACHESS_DATA=data BACHESS_TEST_LIGHT=1 $(BUILD)/debug/unit-tests --jobs 2
 
-# The include layers and no include circles (docs/source-map.md).
+# The include layers and no include circles (docs/source-map.md); every
+# reference in comments and docs resolves (scripts/check-references.py).
 deps-check: $(EXE)
 	scripts/check-deps.sh
+	scripts/check-references.py
 	scripts/check-symbols.sh $(BUILD)/release
 
 # Syzygy tables (data/syzygy) through Fathom: 1,000 positions against
@@ -268,11 +270,13 @@ syzygy-test: $(EXE)
 	python3 tests/tb_conversion_test.py ./$(EXE)
 
 # The measuring scripts whose figures the docs quote: scripts/pgn-score.py.
-# The checks of the tree fail on planted defects: an include circle.
+# The checks of the tree fail on planted defects: an include circle, a
+# dangling reference.
 script-tests:
 	python3 tests/pgn_score_test.py
 	python3 tests/annotate_judge_test.py
 	tests/check_deps_test.sh
+	python3 tests/check_references_test.py
 
 # Threaded search under ThreadSanitizer: stop/ponderhit/isready races.
 tsan-tests: $(BUILD)/bachess-tsan
@@ -303,12 +307,12 @@ web-tests: $(EXE) $(BUILD)/bachess-sanitize
 memory-tests: $(EXE) $(BUILD)/bachess-sanitize $(BUILD)/bachess-debug
 	python3 tests/memory_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) $(BUILD)/bachess-sanitize $(BUILD)/bachess-debug
 
-# UCI conformance (protocols.md §7.1, §7.3, bad input), legality judged by stockfish.
+# UCI conformance (start-up, the UCI scenarios, bad input), legality judged by stockfish.
 conformance-uci: $(EXE) $(BUILD)/bachess-sanitize
 	python3 tests/conformance/uci_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
 	python3 tests/conformance/uci_test.py $(BUILD)/bachess-sanitize
 
-# XBoard protocol conformance (protocols.md §7.1, §7.2, bad input), legality
+# XBoard protocol conformance (start-up, the CECP scenarios, bad input), legality
 # judged by stockfish; the sanitizer build runs the scenarios with searches,
 # races and bad input again.
 conformance-cecp: $(EXE) $(BUILD)/bachess-sanitize
@@ -406,7 +410,7 @@ ROUNDS ?= 10
 flake-hunt:
 	BUILD=$(BUILD) EXE=$(EXE) scripts/flake-hunt.sh $(ROUNDS) $(FLAKE_SUITES)
 
-# The reliability match (issue 7): 4 x STRESS_GAMES very fast games over UCI
+# The reliability match: 4 x STRESS_GAMES very fast games over UCI
 # (cutechess-cli, built outside the repo) and CECP (XBoard headless), against
 # fairymax and a second bachess; fails on any crash, illegal move, time
 # loss or false claim of bachess. Not part of `make test` (about half an hour).
