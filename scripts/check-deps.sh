@@ -34,7 +34,7 @@ HIGHER_THAN_SEARCH='^(engine|engine_settings|engine_options|engine_book|options)
 SEARCH_HEADERS='^(eval|evalweights|pawns|evaluator|see|history|movepick|tt|timeman|search|search_params|strength)\.h$|^(nnue|syzygy)/'
 
 # The two rules of the house issue, by name.
-forbid '^engine\.h$' "the option table knows no owner" src/options.[ch]
+forbid '^(engine|engine_settings|engine_options|engine_book)\.h$' "the option table knows no owner" src/options.[ch]
 forbid '^(engine|engine_options|engine_book|options)\.h$' "a book is a pure Polyglot library" src/games/book.[ch]
 # The layers.
 # shellcheck disable=SC2086
