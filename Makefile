@@ -19,7 +19,7 @@
 #                   prints; ANNOTATE_ARGS="--nodes 1000000", JUDGE_NODES=N, ANNOTATE_GAMES=FILE)
 #   make script-tests  the measuring scripts (pgn-score.py, annotate-judge.py's kept verdicts), no engine run
 #   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
-#   make lab        the game-tree lab: refresh the tables and plot in docs/lab.md (gnuplot)
+#   make lab        the game-tree lab: refresh the tables and plot in docs/results/lab.md (gnuplot)
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
 #   make flake-hunt ROUNDS=N  the suites that can race, N times each beside stress-ng (docs/flakes.md)
 #   make install    the engine, its man page and XBoard's engine file under PREFIX
@@ -141,8 +141,8 @@ $(BUILD)/sanitize/build_info.o: SANITIZE_CFLAGS += $(call BUILD_DEFS,native (san
 $(BUILD)/release/cpu_check.o: RELEASE_CFLAGS += -fno-lto $(BASELINE)
 $(BUILD)/tuning/cpu_check.o: TUNING_CFLAGS += -fno-lto $(BASELINE)
 $(BUILD)/sanitize/cpu_check.o: SANITIZE_CFLAGS += $(BASELINE)
-# The page of `bachess web` (src/web/assets/, built from web/src/ by
-# web/build.sh; web-tests checks that it is) goes in the same way.
+# The page of `bachess web` (src/web/assets/, built from webpage/src/ by
+# webpage/build.sh; web-tests checks that it is) goes in the same way.
 WEB_ASSETS := $(shell find src/web/assets -type f 2>/dev/null)
 $(foreach c,release debug sanitize tsan tuning,$(BUILD)/$(c)/web/web_assets.o): $(WEB_ASSETS)
 $(BUILD)/release/web/web_assets.o: RELEASE_CFLAGS += -fno-lto
@@ -256,9 +256,11 @@ unit-tests: $(EXE) $(BUILD)/release/unit-tests
 debug-tests: $(BUILD)/debug/unit-tests
 	BACHESS_DATA=data BACHESS_TEST_LIGHT=1 $(BUILD)/debug/unit-tests --jobs 2
 
-# The include layers (docs/source-map.md).
+# The include layers and no include circles (docs/source-map.md); every
+# reference in comments and docs resolves (scripts/check-references.py).
 deps-check: $(EXE)
 	scripts/check-deps.sh
+	scripts/check-references.py
 	scripts/check-symbols.sh $(BUILD)/release
 
 # Syzygy tables (data/syzygy) through Fathom: 1,000 positions against
@@ -269,9 +271,13 @@ syzygy-test: $(EXE)
 	python3 tests/tb_conversion_test.py ./$(EXE)
 
 # The measuring scripts whose figures the docs quote: scripts/pgn-score.py.
+# The checks of the tree fail on planted defects: an include circle, a
+# dangling reference.
 script-tests:
 	python3 tests/pgn_score_test.py
 	python3 tests/annotate_judge_test.py
+	tests/check_deps_test.sh
+	python3 tests/check_references_test.py
 
 # Threaded search under ThreadSanitizer: stop/ponderhit/isready races.
 tsan-tests: $(BUILD)/bachess-tsan
@@ -290,7 +296,7 @@ console-tests: $(EXE) $(BUILD)/bachess-sanitize
 # optimised and with the sanitizers; the page in headless chromium
 # (tests/web_browser_test.mjs), with a screenshot in $(BUILD)/web.png (docs/web.png is one).
 web-tests: $(EXE) $(BUILD)/bachess-sanitize
-	web/check-build.sh
+	webpage/check-build.sh
 	python3 tests/web_server_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
 	ASAN_OPTIONS=quarantine_size_mb=8 python3 tests/web_server_test.py $(BUILD)/bachess-sanitize
 	node tests/web_browser_test.mjs $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) $(BUILD)/web.png
@@ -302,12 +308,12 @@ web-tests: $(EXE) $(BUILD)/bachess-sanitize
 memory-tests: $(EXE) $(BUILD)/bachess-sanitize $(BUILD)/bachess-debug
 	python3 tests/memory_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) $(BUILD)/bachess-sanitize $(BUILD)/bachess-debug
 
-# UCI conformance (protocols.md §7.1, §7.3, bad input), legality judged by stockfish.
+# UCI conformance (start-up, the UCI scenarios, bad input), legality judged by stockfish.
 conformance-uci: $(EXE) $(BUILD)/bachess-sanitize
 	python3 tests/conformance/uci_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
 	python3 tests/conformance/uci_test.py $(BUILD)/bachess-sanitize
 
-# XBoard protocol conformance (protocols.md §7.1, §7.2, bad input), legality
+# XBoard protocol conformance (start-up, the CECP scenarios, bad input), legality
 # judged by stockfish; the sanitizer build runs the scenarios with searches,
 # races and bad input again.
 conformance-cecp: $(EXE) $(BUILD)/bachess-sanitize
@@ -411,7 +417,7 @@ ROUNDS ?= 10
 flake-hunt:
 	BUILD=$(BUILD) EXE=$(EXE) scripts/flake-hunt.sh $(ROUNDS) $(FLAKE_SUITES)
 
-# The reliability match (issue 7): 4 x STRESS_GAMES very fast games over UCI
+# The reliability match: 4 x STRESS_GAMES very fast games over UCI
 # (cutechess-cli, built outside the repo) and CECP (XBoard headless), against
 # fairymax and a second bachess; fails on any crash, illegal move, time
 # loss or false claim of bachess. Not part of `make test` (about half an hour).
@@ -419,9 +425,9 @@ STRESS_GAMES ?= 250
 stress: $(EXE)
 	scripts/stress.sh $(if $(filter /%,$(EXE)),$(EXE),./$(EXE)) $(STRESS_GAMES) 1+0.01
 
-# The game-tree lab (docs/lab.md): tables, data and the SVG plot, regenerated.
+# The game-tree lab (docs/lab.md): tables, data and the SVG plot in docs/results/, regenerated.
 lab: $(EXE)
-	scripts/lab-plot.sh ./$(EXE) docs
+	scripts/lab-plot.sh ./$(EXE) docs/results
 
 clean:
 	rm -rf $(BUILD) $(EXE) bachess-debug bachess-tuning

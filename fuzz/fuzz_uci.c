@@ -14,6 +14,7 @@
 
 #include "board.h"
 #include "engine.h"
+#include "engine_options.h"
 #include "fuzz_common.h"
 #include "options.h"
 #include "protocol/frontend_options.h"
@@ -28,6 +29,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc, (void)argv;
     board_init();
     engine_init();
+    engine_register_options();
     frontend_register_options();
     fuzz_quiet_stdout();
     fuzz_write_sandbox_books();

@@ -19,7 +19,7 @@ node count; default build/annotate-judge-cache.jsonl), so a second run, or a run
 cut short, redoes none of them. Verdicts kept in the repository (--kept, default
 data/annotate/judge-verdicts.jsonl: the first 43 games at 1,000,000 nodes) are
 read first; --judge-only --write-kept FILE writes them. docs/annotate.md,
-"Benchmarks", tells the story.
+"Benchmarks", says how; docs/results/annotate.md has the figures.
 """
 import argparse
 import json

@@ -4,10 +4,10 @@
 #   scripts/lab-plot.sh [BACHESS [OUTDIR [LAB OPTIONS...]]]
 #
 # Runs `BACHESS lab` once (default ./bachess, built with `make` if missing)
-# and writes, in OUTDIR (default docs):
+# and writes, in OUTDIR (default docs/results):
 #   lab.md         the Markdown tables that `bachess lab` prints replace the
 #                  part between the lines "<!-- lab-table begin" and
-#                  "<!-- lab-table end"; without them the tables go to lab-table.md
+#                  "<!-- lab-table end"; without them the tables go to $OUTDIR/lab-table.md
 #   lab-data.txt   one line per measurement: order b t algo km b^t leaves ...
 #   lab.svg        one panel per ordering and branching: leaf evaluations of
 #                  each algorithm against depth (log scale), with the
@@ -15,7 +15,7 @@
 # Needs gnuplot (Debian: gnuplot-nox). Options after OUTDIR go to `bachess lab`.
 set -e
 bin=${1:-./bachess}
-out=${2:-docs}
+out=${2:-docs/results}
 [ $# -gt 0 ] && shift
 [ $# -gt 0 ] && shift
 if [ "$bin" = ./bachess ] && [ ! -x ./bachess ]; then

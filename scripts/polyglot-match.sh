@@ -1,7 +1,7 @@
 #!/bin/sh
 # scripts/polyglot-match.sh — bachess as a UCI engine behind polyglot, in a
 # real GUI: XBoard (headless, under xvfb-run) plays a short match of bachess
-# against Fairy-Max (protocols.md §5 and §7.4, item 41).
+# against Fairy-Max.
 #
 #   scripts/polyglot-match.sh ENGINE [GAMES] [OUTDIR]
 #

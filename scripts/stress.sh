@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/stress.sh — the reliability match (issue 7): many very fast games
+# scripts/stress.sh — the reliability match: many very fast games
 # over both protocols, counting everything that must never happen.
 #
 #   scripts/stress.sh ENGINE [GAMES_PER_PART] [TC] [OUTDIR]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tb_conversion.py — does bachess convert won tablebase endings and hold the
-drawn ones, in games? (issue 18: the before/after figure of the Syzygy work)
+drawn ones, in games? (the before/after figure of the Syzygy work)
 
     scripts/tb_conversion.py [--engine ./bachess] [--positions 50] [--tc st=0.1]
                              [--runner PATH-TO-cutechess-cli] [--out DIR] [--sets KQvK,...]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/xboard-match.sh — bachess speaking CECP (XBoard protocol v2) to a
 # real XBoard: a short match against Fairy-Max, then an analysis-mode smoke
-# test (protocols.md §5 and §7.4, items 40 and 42). XBoard runs headless
+# test. XBoard runs headless
 # under xvfb-run.
 #
 #   scripts/xboard-match.sh ENGINE [GAMES] [OUTDIR]

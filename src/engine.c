@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "engine_book.h"
-#include "engine_options.h"
+#include "engine_settings.h"
 #include "movegen.h"
 #include "notation.h"
 #include "score.h"
@@ -17,6 +17,8 @@
 #include "syzygy/syzygy.h"
 #include "timer.h"
 #include "tt.h"
+
+EngineSettings engine_settings;
 
 static struct {
     Board *game;
@@ -91,7 +93,6 @@ void engine_init(void)
     atomic_init(&engine.shared.clock_start, 0);
     tt_resize(16);
     engine_set_threads(1);
-    engine_register_options();
 }
 
 void engine_quit(void)

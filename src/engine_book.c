@@ -3,7 +3,7 @@
 
 #include <unistd.h>
 
-#include "engine_options.h"
+#include "engine_settings.h"
 #include "movegen.h"
 #include "timer.h"
 

@@ -6,6 +6,7 @@
 
 #include "engine.h"
 #include "engine_book.h"
+#include "engine_settings.h"
 #include "evaluator.h"
 #include "nnue/default_net.h"
 #include "nnue/network.h"
@@ -15,8 +16,6 @@
 #include "syzygy/syzygy.h"
 #include "search_params.h"
 #include "tt.h"
-
-EngineSettings engine_settings;
 
 static bool set_hash(const Option *o, int64_t value, const char *text, char *error, size_t esize)
 {

@@ -1,4 +1,5 @@
-/* eval.c — the static evaluation, its trace and the `eval` sub-command. */
+/* eval.c — the static evaluation and its term-by-term trace (printed by the
+ * `eval` sub-command, tools/eval_cmd.c). */
 #include "eval.h"
 
 #include <string.h>
@@ -83,7 +84,7 @@ static void evaluate_material(EvalInfo *ei, Color c)
         eval_add(&ei->sum, TERM_MATERIAL, c, &W->bishop_pair, 1);
 }
 
-/* The seed's development rules (§9.3): minor pieces out, castle early, keep
+/* Development: minor pieces out, castle early, keep
  * the central pawns free to advance. They count in the middlegame only. */
 static void evaluate_development(EvalInfo *ei, Color c)
 {
@@ -142,7 +143,7 @@ static bool is_outpost(const EvalInfo *ei, Color c, Square s)
     return (supported & ~chased & square_bb(s)) != 0;
 }
 
-/* A bishop hemmed in by its own pawns on its own colour (§9.2). */
+/* A bishop hemmed in by its own pawns on its own colour. */
 static void evaluate_bad_bishop(EvalInfo *ei, Color c, Square s)
 {
     Bitboard same_colour = (square_bb(s) & DARK_SQUARES_BB) ? DARK_SQUARES_BB : ~DARK_SQUARES_BB;
@@ -210,7 +211,7 @@ static Square nearest_pawn(Color c, Bitboard pawns)
     return c == WHITE ? lsb(pawns) : msb(pawns);
 }
 
-/* Shelter and storm on the three files around a king on k (§9.5). */
+/* Shelter and storm on the three files around a king on k. */
 static void add_shelter(const Board *b, Color c, Square k, EvalSum *sum)
 {
     Color them = color_flip(c);
@@ -303,7 +304,7 @@ static void evaluate_king_danger(EvalInfo *ei, Color c)
     eval_add_value(&ei->sum, TERM_KING_SAFETY, c, penalty);
 }
 
-/* In the endgame the king should walk towards the pawns (§9.5). */
+/* In the endgame the king should walk towards the pawns. */
 static void evaluate_king_activity(EvalInfo *ei, Color c)
 {
     Bitboard pawns = ei->b->by_type[PAWN];
@@ -369,7 +370,7 @@ static void evaluate_passed(EvalInfo *ei, Color c)
         eval_add(&ei->sum, TERM_PASSED, c, &W->passer_enemy_king_distance,
                  weight * square_distance[board_king(b, them)][stop]);
 
-        /* A rook behind a passed pawn (seed §9.4): ours pushes it, theirs holds it. */
+        /* A rook behind a passed pawn: ours pushes it, theirs holds it. */
         Bitboard behind = rook_attacks(s, ei->occupied) & forward_file_bb(them, s);
         if (behind & board_pieces(b, c, ROOK))
             eval_add(&ei->sum, TERM_PASSED, c, &W->rook_behind_passer, 1);

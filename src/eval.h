@@ -1,7 +1,7 @@
 #pragma once
 /*
  * eval.h — the static evaluation: how good a position looks without search,
- * in centipawns from the side to move's point of view (seed §9, E1–E5).
+ * in centipawns from the side to move's point of view.
  *
  * Every term yields a middlegame and an endgame value (see evalweights.h);
  * the two are blended by the game phase, counted from the pieces left on

@@ -91,16 +91,17 @@ static bool equals_refresh(const Accumulator *a, const Board *b)
 }
 #endif
 
-/* The network's evaluation of b from its accumulator, through the output
- * bucket of b's piece count. Held below the decisive scores, as every
- * evaluation is (score.h): a damaged or made-up network file can evaluate
- * far beyond any real position, and the search must not read that as a
- * tablebase win or a mate. */
+/* The output bucket the network reads for b: chosen by b's piece count. */
 int evaluator_output_bucket(const Network *net, const Board *b)
 {
     return nnue_output_bucket(net, popcount(board_occupied(b)));
 }
 
+/* The network's evaluation of b from its accumulator, through the output
+ * bucket of b's piece count. Held below the decisive scores, as every
+ * evaluation is (score.h): a damaged or made-up network file can evaluate
+ * far beyond any real position, and the search must not read that as a
+ * tablebase win or a mate. */
 static int network_output(const Accumulator *a, const Network *net, const Board *b)
 {
     enum { LIMIT = TB_WIN_IN_MAX - 1 };

@@ -3,7 +3,7 @@
  * history.h — what the search has learned about quiet moves, for ordering:
  * two killer moves per ply (quiet moves that refuted a sibling), a counter
  * move per previous move (the reply that refuted it last time), a butterfly
- * history per side and from-to pair (seed §7.4: 64 x 64 per side), and a
+ * history per side and from-to pair (64 x 64 per side), and a
  * continuation history (how good a quiet move was after a given previous
  * move), and a correction history (how far the static evaluation has been
  * off from what the search found, per side and pawn structure). Histories are updated with "gravity": a bonus shrinks as the

@@ -7,9 +7,9 @@
 #include "board.h"
 #include "build_info.h"
 #include "engine.h"
+#include "engine_options.h"
 #include "eval.h"
 #include "nnue/default_net.h"
-#include "perft.h"
 #include "protocol/console.h"
 #include "protocol/frontend_options.h"
 #include "protocol/uci.h"
@@ -23,6 +23,7 @@
 #include "tools/epd.h"
 #include "tools/eval_cmd.h"
 #include "tools/lab.h"
+#include "tools/perft_cmd.h"
 #include "tools/tb_cmd.h"
 #include "tools/tune.h"
 #include "web/web.h"
@@ -120,6 +121,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "tb") == 0)
         return tb_command(argc - 2, argv + 2);
     engine_init();
+    engine_register_options();
     frontend_register_options();
     int status;
     if (argc > 1 && strcmp(argv[1], "bench") == 0)

@@ -49,8 +49,6 @@ Option *option_register(Option spec)
     return o;
 }
 
-void options_reset(void) { option_count = 0; }
-
 int options_count(void) { return option_count; }
 Option *option_at(int index) { return index >= 0 && index < option_count ? &options[index] : NULL; }
 

@@ -54,8 +54,6 @@ struct Option {
  * owner's variables start in step with the table. Registering a name twice
  * returns the existing handle. */
 Option *option_register(Option spec);
-/* Forgets every option (tests that start over). */
-void options_reset(void);
 
 int options_count(void);
 Option *option_at(int index);

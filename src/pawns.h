@@ -1,7 +1,7 @@
 #pragma once
 /*
  * pawns.h — pawn structure: its evaluation and the pawn hash table that
- * caches it (seed §5.2.1, requirement E4).
+ * caches it.
  *
  * Pawns move rarely and never back, so in a search the same pawn skeleton
  * is evaluated again and again. Everything that depends on the pawns alone

@@ -7,6 +7,3 @@
 #include "board.h"
 
 uint64_t perft(Board *b, int depth);
-
-/* The perft and divide sub-commands: argv holds DEPTH [FEN...]. */
-int perft_command(int argc, char **argv, bool divide);

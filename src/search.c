@@ -759,7 +759,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     if (o->iir && !excluded && depth >= IIR_MIN_DEPTH && tt.move == MOVE_NONE && (pv_node || cut_node))
         node.depth = --depth;
 
-    /* Step 8: the seed's selective deepening (nodes with few legal moves
+    /* Step 8: selective deepening (nodes with few legal moves
      * cost no depth while the path's budget lasts), or the check extension. */
     int extension = 0;
     if (o->selective_deepening && !excluded && (ss->few_budget > 0 || ss->single_budget > 0)) {
@@ -942,7 +942,7 @@ static SearchStack *root_stack(Thread *t)
         t->stack[i].few_budget = search_options.few_budget;
         t->stack[i].single_budget = search_options.single_budget;
     }
-    /* Selective deepening stays out of mate searches (seed). */
+    /* Selective deepening stays out of mate searches. */
     if (!search_options.selective_deepening || t->shared->limits.mate > 0)
         for (int i = 0; i < STACK_SIZE; i++)
             t->stack[i].few_budget = t->stack[i].single_budget = 0;

@@ -2,16 +2,17 @@
 /*
  * search.h — the alpha-beta family that chooses a move.
  *
- * The main algorithm is NegaScout / principal variation search (seed:
- * negascout.txt): the first move of a node is searched with the full
+ * The main algorithm is NegaScout / principal variation search (Reinefeld,
+ * "An Improvement to the Scout Tree Search Algorithm", 1983): the first move of a node is searched with the full
  * window, the others with a null window around alpha and searched again
  * only when they surprise. Plain alpha-beta and MTD(f) (a sequence of
- * null-window searches converging on the value, seed §8) share the same
+ * null-window searches converging on the value: Plaat et al., "Best-First
+ * Fixed-Depth Minimax Algorithms", 1996) share the same
  * node function and can be selected for comparison.
  *
  * Around it: iterative deepening with aspiration windows, the
  * transposition table, quiescence search, null move, check and singular
- * extensions, the seed's selective deepening (nodes with few legal moves
+ * extensions, selective deepening (nodes with few legal moves
  * cost no depth while a budget lasts), late move reductions and the
  * forward pruning of today's engines. Every one of these can be switched
  * off through SearchOptions, so its worth can be measured in games.

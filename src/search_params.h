@@ -10,7 +10,7 @@
  * The LMR table is rebuilt when one of its two parameters changes.
  *
  * The twelve margins and divisors are SPSA run2's values, confirmed by 400
- * games at 10+0.1 against the hand-set ones (docs/spsa.md); the depth
+ * games at 10+0.1 against the hand-set ones (docs/results/spsa.md); the depth
  * thresholds are still hand-set.
  */
 

@@ -11,7 +11,7 @@
  * Level L searches 64 * 2^((L - 800) / 120) nodes and misjudges its moves
  * by an error that shrinks to nothing at level 2800 (the scale bachess
  * had before it was measured). The table is fitted to games against
- * Stockfish at the same UCI_Elo (docs/strength-limit.md). */
+ * Stockfish at the same UCI_Elo (docs/results/strength-limit.md). */
 static const struct {
     int elo, level;
 } calibration[] = {
@@ -49,7 +49,7 @@ uint64_t strength_node_limit(int elo)
  * misjudgement is large enough to choose among them: from LEVEL_FEWER_LINES
  * up, where it falls below about 30 cp, the lines drop one by one to a
  * single line at LEVEL_EXACT. Without this the top of the scale stayed
- * weaker than its Elo (docs/strength-limit.md). */
+ * weaker than its Elo (docs/results/strength-limit.md). */
 int strength_candidates(int elo)
 {
     double level = level_of(elo);

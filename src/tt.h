@@ -2,7 +2,7 @@
 /*
  * tt.h — the transposition table: what earlier searches learned about a
  * position, shared by all search threads and kept across the moves of a
- * game (the seed's program cleared it every move and called that a defect).
+ * game (clearing it every move would throw that work away).
  *
  * The table is an array of 32-byte buckets of three entries. A position's
  * bucket comes from the high bits of its key (a multiply, so any table size

@@ -1,7 +1,7 @@
 #pragma once
 /*
- * zobrist.h — random keys that hash a position (seed: 12 x 64 numbers plus
- * side, castling and en passant keys). A position's key is the XOR of the
+ * zobrist.h — random keys that hash a position (12 x 64 numbers
+ * for the pieces plus side, castling and en passant keys). A position's key is the XOR of the
  * keys of its features, so a move updates it with a few XORs. The numbers
  * come from a fixed seed: the same position has the same key in every run.
  */

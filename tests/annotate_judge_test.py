@@ -7,7 +7,7 @@ for the first games are kept in data/annotate/judge-verdicts.jsonl. Checks:
     moves, and it starts no Stockfish for them;
   - the kept verdicts belong to the benchmark's games, in order, a score and
     a best move (or none) for every position, and their blunders are the
-    count docs/annotate.md reports;
+    count docs/results/annotate.md reports;
   - a comparison of an annotated file against them runs without Stockfish:
     a file marking exactly the judge's blunders of a game scores 100 % / 100 %,
     one marking one of them less and one more scores (n-1)/n both ways.
@@ -24,7 +24,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(TOP, "scripts", "annotate-judge.py")
 KEPT = os.path.join(TOP, "data", "annotate", "judge-verdicts.jsonl")
 GAMES = os.path.join(TOP, "data", "annotate", "blunder-games.pgn")
-KEPT_GAMES, KEPT_JUDGE_BLUNDERS = 43, 192  # docs/annotate.md, "Benchmarks"
+KEPT_GAMES, KEPT_JUDGE_BLUNDERS = 43, 192  # docs/results/annotate.md, "The blunder benchmark"
 NO_STOCKFISH = "/nonexistent/stockfish"  # any search would fail loudly
 failures = 0
 

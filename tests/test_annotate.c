@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "engine_options.h"
 #include "score.h"
 #include "support.h"
 #include "tools/accuracy.h"
@@ -24,6 +25,7 @@ static void setup(void)
 {
     board_init();
     engine_init();
+    engine_register_options();
 }
 TestSuite(annotate, .init = setup, .fini = engine_quit, .timeout = 120);
 
@@ -142,7 +144,7 @@ Test(annotate, eval_text_as_lichess_reads_it)
     };
     for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
         char text[16];
-        format_eval(CASES[i].score, text, sizeof text);
+        format_pgn_eval(CASES[i].score, text, sizeof text);
         cr_assert_str_eq(text, CASES[i].text, "score %d", CASES[i].score);
     }
     cr_assert_eq(mate_in_moves(250), 0);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "engine_options.h"
 #include "engine_book.h"
 #include "games/book.h"
 #include "games/pgn.h"
@@ -20,6 +21,7 @@ static void setup(void)
 {
     board_init();
     engine_init();
+    engine_register_options();
     engine_book_seed(20240601);
 }
 
@@ -257,7 +259,7 @@ Test(book, building_counts_results_and_filters)
     cr_assert_eq(weight_of(&book, "e4 e5", "Nf3"), 0); /* beyond max_ply */
     book_free(&book);
 
-    /* The seed's book: only the winners' and the drawn games' moves. */
+    /* A winners' book: only the winners' and the drawn games' moves. */
     o.results = BOOK_WIN | BOOK_DRAW;
     cr_assert(book_build(path, &o, &book, &s, error, sizeof error), "%s", error);
     cr_assert_eq(weight_of(&book, "", "e4"), 3);

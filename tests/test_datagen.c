@@ -20,6 +20,7 @@
 #endif
 
 #include "engine.h"
+#include "engine_options.h"
 #include "movegen.h"
 #include "notation.h"
 #include "score.h"
@@ -34,6 +35,7 @@ static void setup(void)
 {
     board_init();
     engine_init();
+    engine_register_options();
 }
 TestSuite(datagen, .init = setup, .fini = engine_quit, .timeout = 180);
 

@@ -1,14 +1,14 @@
 /*
- * test_lab.c — the game-tree lab (requirement T3) checked against theory.
+ * test_lab.c — the game-tree lab (docs/lab.md) checked against theory.
  *
  * lab_tree:   the generator — reproducible, values in range, heap numbering,
  *             shapes, and (checked by full search, not trusted) that perfect
  *             ordering puts a best child first and worst ordering makes the
  *             children strictly better from first to last; the Knuth–Moore
- *             formula against the node-type recurrence of the seed.
+ *             formula against the node-type recurrence of docs/lab.md.
  * lab_search: every algorithm returns the minimax value on 10,000 random
  *             trees of varied b, t, shape, ordering and value range; the bound
- *             lemma of the seed's negamax on random windows, and its
+ *             lemma of the reference negamax on random windows, and its
  *             fail-hard/soft shape; alpha-beta evaluates exactly the
  *             Knuth–Moore minimum on perfectly ordered uniform trees and every
  *             leaf on worst-ordered ones; no algorithm evaluates fewer
@@ -213,7 +213,7 @@ Test(lab_tree, worst_ordering_improves_child_by_child)
     check_orderings(LAB_ORDER_WORST, 303);
 }
 
-/* The seed's derivation: with k_1, k_2, k_3 the nodes of type 1, 2, 3 on a
+/* The node-type derivation: with k_1, k_2, k_3 the nodes of type 1, 2, 3 on a
  * level, k_1(t) = k_1(t-1), k_2(t) = (b-1) k_1(t-1) + b k_3(t-1),
  * k_3(t) = k_2(t-1); the critical leaves are their sum at level t. */
 Test(lab_tree, knuth_moore_formula_matches_the_node_type_recurrence)
@@ -326,8 +326,8 @@ static bool has_leaf_child(const LabTree *tree)
     return false;
 }
 
-/* The seed's lemma: x <= alpha if F <= alpha, x = F inside, x >= beta if
- * F >= beta. Beyond it, the seed's form is fail-hard below (an inner root
+/* The bound lemma: x <= alpha if F <= alpha, x = F inside, x >= beta if
+ * F >= beta. Beyond it, the reference form is fail-hard below (an inner root
  * returns alpha itself when it fails low, never less), its fail-high values
  * are sound (beta <= x <= F), and it exceeds beta only through a leaf child. */
 Test(lab_search, bound_lemma_on_random_windows)
@@ -425,7 +425,7 @@ Test(lab_search, worst_ordering_costs_alphabeta_every_leaf)
     }
 }
 
-/* The seed's NegaScout skips the re-search when the child is a leaf (its
+/* The reference NegaScout skips the re-search when the child is a leaf (its
  * null-window value is already exact); textbook PVS does not. One ply of a
  * worst-ordered tree makes every later child better: NegaScout evaluates b
  * leaves, PVS evaluates the b - 1 later ones twice. */

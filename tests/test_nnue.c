@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "engine_options.h"
 #include "evaluator.h"
 #include "movegen.h"
 #include "nnue/accumulator.h"
@@ -562,6 +563,7 @@ Test(nnue, the_evaluator_follows_kings_across_a_mirroring_nets_line)
 Test(nnue, options_load_a_net_keep_it_on_a_bad_file_and_search_with_it)
 {
     engine_init();
+    engine_register_options();
     char error[256];
     /* The built-in network, with no file. */
     size_t builtin_size;

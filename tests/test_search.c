@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "engine_options.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
@@ -17,6 +18,7 @@ static void setup(void)
 {
     board_init();
     engine_init();
+    engine_register_options();
 }
 
 static void teardown(void) { engine_quit(); }

@@ -13,6 +13,7 @@
 
 #include "engine.h"
 #include "engine_options.h"
+#include "engine_settings.h"
 #include "movegen.h"
 #include "options.h"
 #include "protocol/frontend_options.h"
@@ -151,6 +152,7 @@ static void options_setup(void)
 {
     setup();
     engine_init();
+    engine_register_options();
     frontend_register_options();
     frontend_register_options();
 }
@@ -269,6 +271,7 @@ static void engine_setup(void)
 {
     setup();
     engine_init();
+    engine_register_options();
     frontend_register_options();
     cr_redirect_stdout();
 }

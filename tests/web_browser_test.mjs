@@ -1,5 +1,5 @@
 // web_browser_test.mjs — the page of `bachess web` in a real headless browser
-// (Debian's chromium, driven by playwright-core from web/node_modules):
+// (Debian's chromium, driven by playwright-core from webpage/node_modules):
 //   the board renders; the clock runs; Flip turns the board; selecting a
 //   piece marks its legal moves; a move made by clicking; the engine answers
 //   with a legal move; an illegal drag is refused; analysis shows 3 principal
@@ -26,9 +26,9 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import net from "node:net"
 
 const here = dirname(fileURLToPath(import.meta.url))
-const require = createRequire(join(here, "..", "web", "package.json"))
+const require = createRequire(join(here, "..", "webpage", "package.json"))
 const { chromium } = require("playwright-core")
-const chessops = (name) => import(pathToFileURL(join(here, "..", "web", "node_modules", "chessops", "dist", "esm", name + ".js")))
+const chessops = (name) => import(pathToFileURL(join(here, "..", "webpage", "node_modules", "chessops", "dist", "esm", name + ".js")))
 const { Chess, normalizeMove } = await chessops("chess")
 const { parseFen } = await chessops("fen")
 const { parseUci } = await chessops("util")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""web_server_test.py — the server of `bachess web` (issue 16) under bad and
+"""web_server_test.py — the server of `bachess web` under bad and
 heavy use, with any build (run once optimised, once with ASan/UBSan):
 
   0. engine options from the command line (--threads, --hash, --syzygy):

@@ -1,6 +1,6 @@
 #pragma once
 /*
- * book.h — opening books in the Polyglot .bin format (seed §12.2.12: a book
+ * book.h — opening books in the Polyglot .bin format (a book
  * built from tournament games, several weighted moves per position).
  *
  * A book is an array of 16-byte entries — key, move, weight, learn, each

@@ -1,6 +1,6 @@
 #pragma once
 /*
- * gamelog.h — the record of one game and its PGN (seed: PGNExporter).
+ * gamelog.h — the record of one game and its PGN.
  *
  * A GameLog holds what a PGN needs: the start position, the moves played
  * (each with its SAN, computed when it is added), the tags, and the result

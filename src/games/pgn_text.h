@@ -9,13 +9,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The Seven Tag Roster in its order (PGN standard §8.1.1), and the value
+/* The Seven Tag Roster in its order (the PGN standard, section 8.1.1), and the value
  * each tag has when nothing is known. */
 enum { PGN_ROSTER_SIZE = 7, PGN_ROSTER_RESULT = 6 };
 extern const char *const PGN_ROSTER[PGN_ROSTER_SIZE];
 extern const char *const PGN_ROSTER_UNKNOWN[PGN_ROSTER_SIZE];
 
-/* Movetext lines stay below 80 columns (PGN standard §8.2.6). */
+/* Movetext lines stay below 80 columns (the PGN standard, section 8.2.6). */
 enum { PGN_LINE_MAX = 79 };
 
 /* `[Name "value"]` and a newline; quotes and backslashes in the value are

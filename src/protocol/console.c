@@ -214,7 +214,7 @@ typedef struct {
 } Thought;
 
 /* Scores for people: from White's side, pawns, or #N / #-N for a mate. */
-static void format_eval(int score, Color side, char *out, size_t size)
+static void format_white_score(int score, Color side, char *out, size_t size)
 {
     int white = side == WHITE ? score : -score;
     if (white >= MATE_IN_MAX)
@@ -238,7 +238,7 @@ static void on_info(const SearchInfo *info, void *context)
     if (!con.post || info->pv_length == 0 || from_book(info))
         return;
     char eval[16], pv[512] = "";
-    format_eval(info->score, t->side, eval, sizeof eval);
+    format_white_score(info->score, t->side, eval, sizeof eval);
     memcpy(con.scratch, board(), sizeof *con.scratch);
     size_t used = 0;
     for (int i = 0; i < info->pv_length && i < 8 && move_is_legal(con.scratch, info->pv[i]); i++) {
@@ -263,7 +263,7 @@ static void describe_thought(const Thought *t, char *out, size_t size)
         snprintf(out, size, "book move");
         return;
     }
-    format_eval(t->info.score, t->side, eval, sizeof eval);
+    format_white_score(t->info.score, t->side, eval, sizeof eval);
     snprintf(out, size, "depth %d, eval %s, %.2f s", t->info.depth, eval, t->info.time_ms / 1000.0);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 /*
- * console.h — chess at a terminal (seed: PlayerHuman).
+ * console.h — chess at a terminal.
  *
  * A person plays against the engine (White by default), or watches it play
  * itself, or two people share the keyboard. The board is drawn with

@@ -4,7 +4,7 @@
  * here: whole lines, flushed at once, under a lock, because the input
  * thread (readyok, pong, errors) and the search thread (info, bestmove)
  * both speak. When a trace file is open, both directions are logged to it
- * with a timestamp (seed: ConnTrace.txt).
+ * with a timestamp (option ConnTrace).
  */
 #include <stdbool.h>
 

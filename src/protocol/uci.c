@@ -184,7 +184,8 @@ static void cmd_setoption(const Tokens *t)
 
 /* position [startpos | fen <fields>] [moves <m1> …]
  * A bad FEN leaves the position as it was. A move that is illegal ends
- * the list: the moves before it are played (protocols.md §4). */
+ * the list: the moves before it are played, so the GUI's game is kept as
+ * far as it is legal. */
 /* ---- the game log (option PGNLog) -------------------------------------------
  * UCI never says when a game ends, so the log follows the `position`
  * commands: a position that continues the logged game adds its new moves;

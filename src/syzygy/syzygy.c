@@ -221,15 +221,6 @@ int syzygy_init(const char *paths, char *message, size_t size)
 
 int syzygy_largest(void) { return largest; }
 
-void syzygy_free(void)
-{
-    pthread_mutex_lock(&root_lock);
-    if (largest)
-        tb_free();
-    largest = 0;
-    pthread_mutex_unlock(&root_lock);
-}
-
 bool syzygy_covers(const Board *b)
 {
     return largest > 0 && board_state(b)->castling == 0 && popcount(board_occupied(b)) <= largest;

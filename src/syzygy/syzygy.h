@@ -24,7 +24,6 @@ typedef enum { WDL_LOSS = -2, WDL_BLESSED_LOSS = -1, WDL_DRAW = 0, WDL_CURSED_WI
 int syzygy_init(const char *paths, char *message, size_t message_size);
 /* The largest number of pieces covered by the loaded tables (0: none). */
 int syzygy_largest(void);
-void syzygy_free(void);
 
 /* Can the position be probed at all: few enough pieces, no castling rights. */
 bool syzygy_covers(const Board *b);

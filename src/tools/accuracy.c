@@ -19,8 +19,8 @@ static const double WIN_MODEL_SLOPE = 0.00368208;
  * Fitted by scripts/annotate-fit.py on the 793 positions without a mate of
  * games 1-15 of data/annotate/blunder-games.pgn, bachess at 200,000 nodes
  * against Stockfish 15.1 at 1,000,000: least squares between the winning
- * chances of the mapped bachess score and of Stockfish's (docs/annotate.md,
- * "Benchmarks"). */
+ * chances of the mapped bachess score and of Stockfish's
+ * (docs/results/annotate.md, "The mapping"). */
 static const double MODEL_SCALE_SLOPE = 1.1527, MODEL_SCALE_KNEE_CP = 358.0;
 
 /* Drops of winning chances on the [-1, 1] scale (lila Advice.scala), worst first. */
@@ -140,7 +140,7 @@ int mate_in_moves(int score)
     return score > 0 ? moves : -moves;
 }
 
-void format_eval(int score, char *out, size_t size)
+void format_pgn_eval(int score, char *out, size_t size)
 {
     if (is_mate_score(score))
         snprintf(out, size, "#%d", mate_in_moves(score));

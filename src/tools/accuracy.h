@@ -75,7 +75,7 @@ int centipawn_loss(int before, int after, Color mover);
 int mate_in_moves(int score);
 /* A score as lichess's [%eval] reads it: pawns with two decimals ("0.17",
  * "-1.30") or a mate in moves ("#3", "#-2"). */
-void format_eval(int score, char *out, size_t size);
+void format_pgn_eval(int score, char *out, size_t size);
 
 /* Game accuracy of each side from the scores of the positions of a game:
  * scores[0] before the first move, scores[k] after move k, `moves` moves,

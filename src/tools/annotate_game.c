@@ -212,7 +212,7 @@ static void write_move(GameWriter *w, int k, Move m)
 
     char eval[16] = "", loss[96] = "", text[192] = "";
     if (!after->mated)
-        format_eval(after->score, eval, sizeof eval);
+        format_pgn_eval(after->score, eval, sizeof eval);
     if (j.mark != MARK_NONE) {
         describe_loss(&j, before, after, b, taken, loss, sizeof loss);
         snprintf(text, sizeof text, "%s%s%s. %s was best.", mark_name(j.mark), loss[0] ? ": " : "", loss, best_san);

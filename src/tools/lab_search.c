@@ -135,7 +135,7 @@ static int expand(Search *s, const LabNode *node, LabNode *kids)
 
 /* ---- the algorithms -------------------------------------------------------- */
 
-/* The seed's definition, on values seen from MAX. */
+/* The reference definition (docs/lab.md), on values seen from MAX. */
 static int minimax(Search *s, const LabNode *v)
 {
     LabNode kids[LAB_MAX_BRANCHING];
@@ -154,7 +154,7 @@ static int minimax(Search *s, const LabNode *v)
     return best;
 }
 
-/* The seed's negamax alpha-beta, line for line. */
+/* The reference negamax alpha-beta (docs/lab.md), line for line. */
 static int negamax(Search *s, const LabNode *v, int a, int b)
 {
     LabNode kids[LAB_MAX_BRANCHING];
@@ -173,9 +173,9 @@ static int negamax(Search *s, const LabNode *v, int a, int b)
     return a;
 }
 
-/* negascout.txt in its Color convention: values are seen from MAX (Color
+/* The reference NegaScout (docs/lab.md) in its Color convention: values are seen from MAX (Color
  * +1), Alpha is the bound of the side to move and Beta the opponent's, and
- * a child gets them swapped rather than negated. The seed's tests
+ * a child gets them swapped rather than negated. Its tests
  * "Depth = MaxDepth" and "Depth < MaxDepth - 1" become "v is a leaf" and
  * "the child is no leaf"; on uniform trees they are the same. */
 static int negascout(Search *s, const LabNode *v, int color, int alpha, int beta)

@@ -4,19 +4,19 @@
  * each counting its work, so that they can be compared with each other and
  * with the Knuth–Moore bound:
  *
- *   minimax     the seed's definition: max at MAX nodes, min at MIN nodes, on
+ *   minimax     the reference definition (docs/lab.md): max at MAX nodes, min at MIN nodes, on
  *               values seen from MAX; visits everything.
- *   alphabeta   the seed's negamax alpha-beta, verbatim: a = max(a, -child),
+ *   alphabeta   the reference negamax alpha-beta, verbatim: a = max(a, -child),
  *               return a at a ≥ b. Fail-hard below (an inner node never
  *               returns less than α) and soft above only next to the leaves
  *               (a leaf's value comes back unclamped, so a node whose child is
  *               a leaf may return more than β).
- *   negascout   negascout.txt as written: Color form (values seen from MAX,
+ *   negascout   the reference NegaScout as written: Color form (values seen from MAX,
  *               the bounds swap places instead of being negated), null window
  *               Alpha + Color after the first move, and a re-search with window
  *               (Value, Beta) only if the null-window value lies strictly
  *               between Alpha and Beta, the move is not the first, and the
- *               child is no leaf (the seed's Depth < MaxDepth - 1).
+ *               child is no leaf (the reference's Depth < MaxDepth - 1).
  *   pvs         a textbook principal variation search, negamax, fail-hard:
  *               first child with the full window, the others with (α, α+1),
  *               re-searched with (α, β) when α < score < β — leaves included.
@@ -63,7 +63,7 @@ typedef struct {
 /* Runs `algo` on the whole tree with a full window. */
 LabResult lab_search(const LabTree *tree, LabAlgo algo, const LabLimits *limits);
 
-/* The seed's negamax alpha-beta at the root with window (alpha, beta); for
+/* The reference negamax alpha-beta at the root with window (alpha, beta); for
  * checking the bound lemma with windows other than (-inf, inf). */
 LabResult lab_alphabeta(const LabTree *tree, int alpha, int beta, const LabLimits *limits);
 

@@ -1,7 +1,6 @@
 #pragma once
 /*
- * tune.h — Texel tuning of the evaluation weights from labelled positions
- * (requirement E6).
+ * tune.h — Texel tuning of the evaluation weights from labelled positions.
  *
  * The idea (Peter Österlund's "Texel" method): a good evaluation predicts
  * the result of the game a position came from. With sigmoid(K x eval)

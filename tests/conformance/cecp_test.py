@@ -2,8 +2,8 @@
 """cecp_test.py — XBoard protocol (CECP v2) conformance of the real binary.
 
 Drives the engine through pipes, as a GUI would, and checks the output of
-every scenario of protocols.md section 7.1 (items 2-5, the CECP side) and
-section 7.2 (items 6-26). Stockfish (`go perft 1`) says which moves are
+every scenario: start-up and feature negotiation, then the CECP commands
+one by one (moves, clocks, pondering, analysis, draws, set-up). Stockfish (`go perft 1`) says which moves are
 legal. One line per scenario, then "N passed, N failed"; the exit status
 is non-zero on any failure.
 
@@ -25,7 +25,7 @@ RESULT = r"^(1-0|0-1|1/2-1/2) \{"
 ALL_LINES = []          # every line any engine sent, for scenario 26
 SF = None               # the legality oracle, started once
 
-# ---- time limits (issue 27: tests that never cry wolf) -------------------------
+# ---- time limits (tests that never cry wolf) -------------------------
 #
 # The engine's time management is measured on its own clock: ConnTrace (set
 # by cecp() with `option ConnTrace=...`) logs "<ms> < line" when the engine

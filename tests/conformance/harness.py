@@ -1,5 +1,5 @@
 """harness.py — drives a chess engine binary through pipes, for the
-protocol conformance scenarios (protocols.md section 7).
+protocol conformance scenarios (cecp_test.py, uci_test.py).
 
 Standard library only. The shared API:
 
@@ -119,7 +119,7 @@ def engine_path():
     return os.environ.get("BACHESS", "./bachess")
 
 
-# Which engine's reader owns each pipe descriptor now (issue 27): a reader
+# Which engine's reader owns each pipe descriptor now: a reader
 # closes its own stream at end of input and nobody else closes it, so a
 # descriptor number can only come back in a new pipe once its reader has
 # ended. A new engine whose pipe has a number still held here means one was
@@ -419,7 +419,7 @@ class Engine:
         end at end of input: they close their own pipes, so a pipe is never
         closed under a thread that may still read it (its number would come
         back in the next engine's pipes and the old reader would steal the
-        new engine's lines: the 'no uciok within 10 s' of issue 27)."""
+        new engine's lines: the 'no uciok within 10 s' once seen)."""
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()

@@ -3,8 +3,8 @@
 
     python3 tests/conformance/uci_test.py ./bachess [-k WORD] [--seed N]
 
-Runs the scenarios of the protocol checklist protocols.md, section 7.1 (items 1, 3, 4, 5, for
-UCI) and 7.3 (items 27-39) plus bad input (over-long lines, out-of-range
+Runs the UCI scenarios (start-up and the handshake, then positions, searches,
+pondering, options, stop and isready during a search) plus bad input (over-long lines, out-of-range
 values, garbage). Every move the engine sends is checked against an
 independent move generator: Debian's stockfish, `go perft 1`. Every test
 also checks that the engine is still alive at its end and leaves within
@@ -46,7 +46,7 @@ STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
 FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]             # White is mated
 QUEEN_UP = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
 
-# ---- time limits (issue 27: tests that never cry wolf) -------------------------
+# ---- time limits (tests that never cry wolf) -------------------------
 #
 # Every bound on the engine's time management is measured on the engine's own
 # clock: ConnTrace (set by start()) logs "<ms> < line" when the engine reads a
@@ -869,7 +869,7 @@ def t_nodes():
 
 @scenario("33h go nodes 150000 twice with ucinewgame between: same nodes, move, score and PV")
 def t_nodes_reproducible():
-    """Reproducible search (issue 7): a search in between fills the table and
+    """Reproducible search: a search in between fills the table and
     the histories, which ucinewgame must forget, so the repeat is identical."""
     e = start()
     position = "position startpos moves e2e4 c7c5 g1f3 d7d6"
