@@ -7,7 +7,7 @@
  * not in check, the move played neither a capture nor a promotion, no mate
  * score — are appended to OUT as 32-byte records (tools/packed_position.h),
  * labelled with the stored score and the game's result. The trainer reads
- * the self-play store this way (scripts/nnue/store.py), so the store keeps
+ * the self-play store this way (scripts/selfplay/store.py), so the store keeps
  * every ply and the filter can change without new games.
  */
 #include <stdint.h>
