@@ -75,7 +75,7 @@ LIB_SOURCES := $(filter-out src/main.c,$(SOURCES))
 TEST_SOURCES := $(wildcard tests/test_*.c)
 HEADERS := $(wildcard src/*.h src/*/*.h) $(wildcard tests/*.h)
 
-.PHONY: all run debug tuning install uninstall build-tests package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test selfplay-store-test web-tests script-tests tsan-tests book-interop annotate-test conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
+.PHONY: all run debug tuning install uninstall build-tests package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test selfplay-store-test net web-tests script-tests tsan-tests book-interop annotate-test conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
 
@@ -382,6 +382,12 @@ bench-annotate: $(EXE)
 # /usr/bin/python3), export, and the engine's evaluation equal to Python's.
 nnue-train-test: $(EXE)
 	/usr/bin/python3 tests/nnue_train_test.py $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
+
+# The built-in net trained again from the self-play store by its recipe
+# (nets/default.recipe) and compared with nets/default.nnue byte for byte
+# (scripts/nnue/make-net.sh). Not part of `make test`: it trains a full net.
+net: $(EXE)
+	scripts/nnue/make-net.sh
 
 # The self-play store (data/selfplay): every chunk against its manifest,
 # every game replayed; planted defects found; datagen -> store -> trainer

@@ -123,6 +123,19 @@ def round_trip(engine, work):
         nets.append(open(out, "rb").read())
     check(nets[0] == nets[1], "a net trained twice from the same chunk has the same bytes")
 
+    # make net: a recipe of the chunk rebuilds the net byte for byte; another seed does not.
+    recipe = os.path.join(work, "recipe")
+    make_net = os.path.join(HERE, "..", "scripts", "nnue", "make-net.sh")
+    env = dict(os.environ, BACHESS_STORE=folder)
+    for seed, expect_same in (("3", True), ("4", False)):
+        with open(recipe, "w") as f:
+            f.write(f'CHUNKS="{entry["file"]}"\nINIT=""\n'
+                    f'ARGS="--hidden 16 --epochs 2 --batch 256 --seed {seed}"\n')
+        r = subprocess.run(["sh", make_net, recipe, os.path.join(work, "made"), os.path.join(work, "net0.nnue")],
+                           env=env, capture_output=True, text=True)
+        check((r.returncode == 0) == expect_same,
+              f"make-net.sh with seed {seed}: " + (r.stdout + r.stderr).strip().splitlines()[-1])
+
 
 def main(engine):
     engine = os.path.abspath(engine)
