@@ -58,9 +58,10 @@ void datagen_usage(FILE *out)
 {
     fputs("usage: bachess datagen --out FILE [options]\n"
           "  self-play games for NNUE training data, appended to FILE whole, every ply with its\n"
-          "  move and score (viriformat: docs/datagen.md). SIGINT (Ctrl-C) or SIGTERM stops the workers' searches at\n"
-          "  once; the games finished before the first unfinished one are written, whole. The last\n"
-          "  line says where the nodes went: positions written, passed over, opening checks.\n"
+          "  move and score (viriformat: docs/selfplay-store.md). SIGINT (Ctrl-C) or SIGTERM stops\n"
+          "  the workers' searches at once; the games finished before the first unfinished one are\n"
+          "  written, whole. The last line says where the nodes went: positions written (as\n"
+          "  records), passed over, opening checks.\n"
           "  --out FILE            the games, appended to (required)\n"
           "  --records FILE        also the quiet positions as 32-byte records, appended to FILE\n"
           "  --games N             games to play (default 0: until stopped)\n"
@@ -85,8 +86,8 @@ void datagen_usage(FILE *out)
 
 /* Every flag the parser takes; --help must list them all (a test checks). */
 const char *const DATAGEN_FLAGS[] = {
-    "--out", "--records", "--openings", "--option", "--games", "--nodes", "--random-plies", "--opening-max-cp", "--win-cp",
-    "--win-plies", "--draw-cp", "--draw-plies", "--draw-after", "--threads", "--seed", "--help", NULL,
+    "--out", "--records", "--openings", "--option", "--games", "--nodes", "--random-plies", "--opening-max-cp",
+    "--win-cp", "--win-plies", "--draw-cp", "--draw-plies", "--draw-after", "--threads", "--seed", "--help", NULL,
 };
 
 static bool is_flag(const char *a)
