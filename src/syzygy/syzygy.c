@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <tbprobe.h>
+#include "syzygy/fathom/tbprobe.h"
 
 #include "movegen.h"
 
