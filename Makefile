@@ -75,6 +75,8 @@ ifneq ($(CROSS),)
   WEB := no
   STATIC := -static
 endif
+# mingw-w64 declares localtime_r and the like on this condition.
+PLATFORM_FLAGS := $(if $(filter windows,$(PLATFORM)),-D_POSIX_THREAD_SAFE_FUNCTIONS)
 
 CC      ?= cc
 EXE     ?= bachess
@@ -100,7 +102,7 @@ TUNE_FLAGS := $(if $(filter 1,$(TUNE)),-DSEARCH_TUNING)
 
 # Reproducible objects: no build directory in the debug info or __FILE__.
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CFLAGS_COMMON := -std=gnu11 $(WARN) -pthread -Isrc -ffile-prefix-map=$(CURDIR)/=
+CFLAGS_COMMON := -std=gnu11 $(WARN) -pthread -Isrc -Isrc/syzygy/fathom -ffile-prefix-map=$(CURDIR)/= $(PLATFORM_FLAGS)
 
 # ---- configurations ------------------------------------------------------
 # Each configuration compiles every source its own way into $(BUILD)/NAME/.

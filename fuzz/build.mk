@@ -12,7 +12,7 @@ OUT     := $(BUILD)/fuzz
 
 TARGETS := fen move pgn book uci cecp epd net
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-FLAGS   := -std=gnu11 $(WARN) -pthread -Isrc -O1 -g -fno-omit-frame-pointer \
+FLAGS   := -std=gnu11 $(WARN) -pthread -Isrc -Isrc/syzygy/fathom -O1 -g -fno-omit-frame-pointer \
            -fsanitize=address,undefined -fno-sanitize-recover=all
 LIBS    := -lm -pthread -lmicrohttpd -Wl,--wrap=fopen
 
