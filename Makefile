@@ -81,7 +81,10 @@ PLATFORM_FLAGS := $(if $(filter windows,$(PLATFORM)),-D_POSIX_THREAD_SAFE_FUNCTI
 CC      ?= cc
 EXE     ?= bachess
 BUILD   ?= build
-WEB     ?= yes
+# The web server where libmicrohttpd is (Debian's libmicrohttpd-dev).
+ifeq ($(origin WEB),undefined)
+  WEB := $(if $(shell echo '\#include <microhttpd.h>' | $(CC) -E -x c - >/dev/null 2>&1 && echo y),yes,no)
+endif
 FUZZ_SECONDS ?= 60
 # The engine as a command, whether EXE is a path or a name here.
 RUN_EXE := $(if $(filter /%,$(EXE)),$(EXE),./$(EXE))
@@ -215,6 +218,15 @@ $(BUILD)/bachess-sanitize: $(call objects,sanitize,$(SOURCES))
 $(BUILD)/bachess-tsan: $(call objects,tsan,$(SOURCES))
 	$(call link,tsan)
 
+# The cross builds' tests (tests/cross/): the evaluator's and the perft
+# tests, against a stand-in for Criterion, which Debian has only natively.
+CROSS_TEST_SOURCES := tests/test_nnue.c tests/test_perft.c tests/test_support.c tests/cross/runner.c
+ifneq ($(CROSS),)
+$(BUILD)/release/tests/%.o: OBJECT_FLAGS = -Itests/cross
+endif
+$(BUILD)/release/cross-tests: $(call objects,release,$(LIB_SOURCES) $(CROSS_TEST_SOURCES))
+	$(call link,release)
+
 # ---- installing ----------------------------------------------------------
 # The engine (its network and book are built in), the manual page and the
 # engine file by which XBoard lists it (plugin spec 0.0: the command, then
@@ -268,11 +280,18 @@ test: test-deps
 	$(MAKE) --no-print-directory perft-counts
 	$(MAKE) --no-print-directory bench-check
 	$(MAKE) --no-print-directory build-tests
+	$(MAKE) --no-print-directory cross-tests
 	$(MAKE) --no-print-directory nnue-train-test
 	$(MAKE) --no-print-directory syzygy-test
 	$(MAKE) --no-print-directory web-tests
 	$(MAKE) --no-print-directory fuzz-short
 	$(MAKE) --no-print-directory script-tests
+
+# The fast tier: the unit tests, the perft counts and the bench signature.
+check:
+	$(MAKE) --no-print-directory unit-tests
+	$(MAKE) --no-print-directory perft-counts
+	$(MAKE) --no-print-directory bench-check
 
 unit-tests: $(EXE) $(BUILD)/release/unit-tests
 	BACHESS_DATA=data $(BUILD)/release/unit-tests --jobs 2
@@ -396,7 +415,7 @@ bench-annotate: $(EXE)
 		--annotate-args "$(ANNOTATE_ARGS)" --out $(BUILD)/annotate-bench.pgn \
 		--judge-nodes $(JUDGE_NODES) --judge-games $(JUDGE_GAMES) --jobs $(JUDGE_JOBS) \
 		--cache $(BUILD)/annotate-judge-cache.jsonl
-.PHONY: perft-counts bench-perft bench-annotate flake-hunt
+.PHONY: perft-counts bench-perft bench-annotate flake-hunt cross-tests windows-match release-test
 
 # The NNUE pipeline on a tiny data set: datagen, training (Debian's PyTorch,
 # /usr/bin/python3), export, and the engine's evaluation equal to Python's.
@@ -414,6 +433,41 @@ bench-check: $(EXE)
 build-tests: $(EXE)
 	tests/build_test.sh $(RUN_EXE) $(BUILD)
 	tests/make_deps_test.sh $(BUILD)
+
+# The cross builds under emulation (docs/building.md): bachess.exe
+# (x86-64-v3) under wine (tests/windows_test.py), bachess-aarch64 and the
+# evaluator's and perft tests under qemu-aarch64 (tests/aarch64_test.sh).
+# Each build is made by a make of its own, told every variable that a
+# command line could otherwise pass down to it.
+CROSS_DIR := $(BUILD)/cross
+WINDOWS_EXE := $(CROSS_DIR)/windows/bachess.exe
+AARCH64_EXE := $(CROSS_DIR)/aarch64/bachess-aarch64
+cross-build = $(MAKE) --no-print-directory CC=$(1) BUILD=$(dir $(2)) EXE=$(2) $(3) $(2) $(4)
+cross-tests: $(EXE)
+	$(call cross-build,x86_64-w64-mingw32-gcc-posix,$(WINDOWS_EXE),PLATFORM=windows ARCH=x86-64-v3)
+	python3 tests/windows_test.py $(WINDOWS_EXE) $(RUN_EXE) $(CROSS_DIR)/windows
+	$(call cross-build,aarch64-linux-gnu-gcc,$(AARCH64_EXE),ARCH=aarch64,$(CROSS_DIR)/aarch64/release/cross-tests)
+	tests/aarch64_test.sh $(AARCH64_EXE) $(CROSS_DIR)/aarch64/release/cross-tests $(RUN_EXE) $(CROSS_DIR)/aarch64
+
+# A match of bachess.exe under wine against the Linux build: 10 games at
+# 5+0.05 through fastchess, which no Debian package has (scripts/match.sh:
+# FASTCHESS, built by hand outside the repository); fails on a crash, a
+# time loss or an illegal move. Not part of `make test` (about 5 minutes).
+windows-match: $(EXE)
+	$(call cross-build,x86_64-w64-mingw32-gcc-posix,$(WINDOWS_EXE),PLATFORM=windows ARCH=x86-64-v3)
+	python3 tests/windows_test.py $(WINDOWS_EXE) $(RUN_EXE) $(CROSS_DIR)/windows >/dev/null
+	WINEPREFIX=$(abspath $(CROSS_DIR)/windows/wine) WINEDEBUG=-all scripts/match.sh --runner fastchess \
+		--pgn $(abspath $(CROSS_DIR)/windows/match.pgn) --name bachess.exe \
+		"wine $(abspath $(WINDOWS_EXE))" bachess:$(abspath $(EXE)) 10 5+0.05
+
+# The release archives (scripts/release.sh): dist/, one a build, and
+# dist/SHA256SUMS. release-test makes them twice and compares the bytes.
+release:
+	scripts/release.sh dist
+release-test:
+	scripts/release.sh $(BUILD)/release-a
+	BUILD_DIR=$(BUILD)/dist-b scripts/release.sh $(BUILD)/release-b
+	cmp $(BUILD)/release-a/SHA256SUMS $(BUILD)/release-b/SHA256SUMS && echo "release: the same bytes twice"
 
 # libFuzzer targets for every input path (FEN, moves, PGN, books, UCI, CECP,
 # EPD; clang): each runs FUZZ_SECONDS, seeded from data/ and fuzz/seeds/,

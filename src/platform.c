@@ -6,6 +6,7 @@
 #include <string.h>
 
 #ifdef _WIN32
+#include <fcntl.h>
 #include <io.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -18,6 +19,12 @@
 #endif
 
 #ifdef _WIN32
+
+void platform_init_stdio(void)
+{
+    _setmode(_fileno(stdout), _O_BINARY);
+    _setmode(_fileno(stderr), _O_BINARY);
+}
 
 /* winpthreads takes no stack from the caller: the engine asks for a size. */
 void *platform_map_stack(size_t bytes) { return (void)bytes, NULL; }
@@ -120,6 +127,8 @@ ssize_t platform_getline(char **line, size_t *size, FILE *in)
 }
 
 #else
+
+void platform_init_stdio(void) {}
 
 void *platform_map_stack(size_t bytes)
 {

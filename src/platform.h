@@ -20,6 +20,12 @@
 #define PLATFORM_NULL_DEVICE "/dev/null"
 #endif
 
+/* Standard output and error as on Linux: lines end in LF alone. Windows's
+ * text mode would end them in CR LF, which GUIs on Windows take either way
+ * but programs on Linux that run the engine under wine may not (fastchess
+ * reads "e2e4\r" as no move). Input stays in text mode: CR LF or LF. */
+void platform_init_stdio(void);
+
 /* A thread's stack of `bytes`, its lowest page a guard; NULL where the
  * platform's threads must allocate their own (Windows). */
 void *platform_map_stack(size_t bytes);
