@@ -30,6 +30,7 @@ all: $(patsubst %,$(OUT)/fuzz_%,$(TARGETS))
 # `all`, which must stay the first target.
 $(OUT)/obj/nnue/default_net.o: nets/default.nnue
 $(OUT)/obj/web/web_assets.o: $(shell find src/web/assets -type f)
+$(OUT)/obj/games/book_default.o: src/games/book_default.bin
 
 # attacks.c searches its magic numbers at start-up: with coverage hooks on
 # every comparison that takes seconds, so it is left uninstrumented.
