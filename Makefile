@@ -103,8 +103,8 @@ ARCH_FLAGS := $(if $(filter native,$(ARCH)),$(NATIVE),$(if $(filter aarch64,$(AR
 TUNE ?=
 TUNE_FLAGS := $(if $(filter 1,$(TUNE)),-DSEARCH_TUNING)
 
-# Reproducible objects: no build directory in the debug info or __FILE__.
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+# -ffile-prefix-map: reproducible binaries, with no build directory in them.
 CFLAGS_COMMON := -std=gnu11 $(WARN) -pthread -Isrc -Isrc/syzygy/fathom -ffile-prefix-map=$(CURDIR)/= $(PLATFORM_FLAGS)
 
 # ---- configurations ------------------------------------------------------
@@ -190,7 +190,8 @@ $(BUILD)/$(1)/unit-tests: $(call objects,$(1),$(LIB_SOURCES) $(TEST_SOURCES))
 	$$(call link,$(1),-lcriterion)
 endef
 $(foreach c,$(CONFIGS),$(eval $(call CONFIGURATION,$(c))))
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+ALL_SOURCES := $(CORE_SOURCES) $(WEB_SOURCES) src/web/absent/web_absent.c $(TEST_SOURCES) tests/cross/runner.c
+-include $(wildcard $(foreach c,$(CONFIGS),$(patsubst %.c,$(BUILD)/$(c)/%.d,$(ALL_SOURCES))))
 
 # ---- programs ------------------------------------------------------------
 # link CONFIGURATION: its objects (the prerequisites) into the target.
@@ -503,4 +504,4 @@ lab: $(EXE)
 	scripts/lab-plot.sh $(RUN_EXE) docs
 
 clean:
-	rm -rf $(BUILD) $(EXE) bachess-debug bachess-tuning
+	rm -rf $(BUILD) $(EXE) bachess-debug bachess-tuning bachess-engine bachess-aarch64 bachess.exe

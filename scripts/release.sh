@@ -50,8 +50,9 @@ echo "$BUILDS" | while read -r name args; do
     find "$stage" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
     case $name in
     windows-*)
-        archive="$PWD/$dist/$folder.zip"
-        (cd "$stage" && find "$folder" | sort | zip -q -X -D -9 "$archive" -@) ;;
+        archive="$dist/$folder.zip"
+        zip_path=$(realpath "$dist")/$folder.zip
+        (cd "$stage" && find "$folder" | sort | zip -q -X -D -9 "$zip_path" -@) ;;
     *)
         archive="$dist/$folder.tar.gz"
         tar -C "$stage" --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \

@@ -9,8 +9,8 @@
   - Windows paths: EvalFile and BookFile as C:\\..., SyzygyPath as a list
     separated by ';' whose folders have drive letters;
   - XBoard: protover 2 and a few moves;
-  - the end of input ends the engine; output lines end in LF alone; the CPU
-    check's one-line refusal.
+  - the end of input and Ctrl-C end the engine; output lines end in LF
+    alone; the CPU check's one-line refusal.
 
 Wine's prefix goes to WORK_DIR/wine (created by the first run). No figure of
 speed is asserted; every wait is a bound on an engine that hangs, far above
@@ -19,6 +19,7 @@ what it takes (docs/building.md gives the measured times).
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -183,6 +184,22 @@ def end_of_input(exe, env):
     check(b"\r" not in p.stdout, "output lines end in LF alone (a runner on Linux reads them as moves)")
 
 
+def ctrl_c(exe, env):
+    """Wine hands a SIGINT to a console program as Windows's Ctrl-C event."""
+    e = WineEngine(exe, env)
+    e.send("uci")
+    e.until(r"^uciok")
+    e.send("go infinite")
+    e.until(r"^info depth", SEARCH_S)
+    e.p.send_signal(signal.SIGINT)
+    try:
+        status = e.p.wait(timeout=ANSWER_S)
+    except subprocess.TimeoutExpired:
+        e.p.kill()
+        status = None
+    check(status is not None, f"Ctrl-C during go infinite: the engine ends (status {status})")
+
+
 def cpu_refusal(exe, env):
     refused = dict(env, BACHESS_CPU_PRETEND_MISSING="avx2,popcnt,sse4.2")
     p = subprocess.run(["wine", exe, "bench"], capture_output=True, text=True, env=refused, timeout=ANSWER_S)
@@ -206,6 +223,7 @@ def main():
     uci_scenarios(exe, linux, env, work)
     xboard_scenario(exe, env)
     end_of_input(exe, env)
+    ctrl_c(exe, env)
     cpu_refusal(exe, env)
     print(f"{len(CHECKED) - len(FAILURES)} passed, {len(FAILURES)} failed")
     sys.exit(1 if FAILURES else 0)
