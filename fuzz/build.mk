@@ -12,11 +12,11 @@ OUT     := $(BUILD)/fuzz
 
 TARGETS := fen move pgn book uci cecp epd net games
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-FLAGS   := -std=gnu11 $(WARN) -pthread -Isrc -O1 -g -fno-omit-frame-pointer \
+FLAGS   := -std=gnu11 $(WARN) -pthread -Isrc -Isrc/syzygy/fathom -O1 -g -fno-omit-frame-pointer \
            -fsanitize=address,undefined -fno-sanitize-recover=all
-LIBS    := -lm -pthread -lfathom -lmicrohttpd -Wl,--wrap=fopen
+LIBS    := -lm -pthread -lmicrohttpd -Wl,--wrap=fopen
 
-LIB_SOURCES := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+LIB_SOURCES := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c)) src/syzygy/fathom/tbprobe.c
 LIB_OBJECTS := $(patsubst src/%.c,$(OUT)/obj/%.o,$(LIB_SOURCES)) $(OUT)/obj/harness/fuzz_common.o
 HEADERS     := $(wildcard src/*.h src/*/*.h) fuzz/fuzz_common.h
 
@@ -30,11 +30,14 @@ all: $(patsubst %,$(OUT)/fuzz_%,$(TARGETS))
 # `all`, which must stay the first target.
 $(OUT)/obj/nnue/default_net.o: nets/default.nnue
 $(OUT)/obj/web/web_assets.o: $(shell find src/web/assets -type f)
+$(OUT)/obj/games/book_default.o: src/games/book_default.bin
 
 # attacks.c searches its magic numbers at start-up: with coverage hooks on
 # every comparison that takes seconds, so it is left uninstrumented.
 COVERAGE := -fsanitize=fuzzer-no-link
 $(OUT)/obj/attacks.o: COVERAGE :=
+# Fathom's own code (src/syzygy/fathom/SOURCE.md) is held to its own warnings.
+$(OUT)/obj/syzygy/fathom/tbprobe.o: COVERAGE += -Wno-missing-prototypes -Wno-sign-compare
 
 $(OUT)/obj/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)

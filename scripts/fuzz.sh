@@ -92,10 +92,10 @@ for name in ("wac.epd", "bk.epd", "openings.epd"):
         if i % 10 == 0 and line.strip():
             write("epd", f"{name[:-4]}-{i:04d}", line)
 
-# Books: slices of the built-in book (src/games/book_default.c, made from
-# data/master_games.pgn), among them the start position's entries.
-entries = [(int(k, 16), int(m, 16), int(w), int(l)) for k, m, w, l in
-           re.findall(r"\{ 0x([0-9a-f]+)ULL, 0x([0-9a-f]+), (\d+), (\d+) \}", open("src/games/book_default.c").read())]
+# Books: slices of the built-in book (src/games/book_default.bin, a Polyglot
+# file made from data/master_games.pgn), among them the start position's entries.
+blob = open("src/games/book_default.bin", "rb").read()
+entries = [struct.unpack(">QHHI", blob[i:i + 16]) for i in range(0, len(blob), 16)]
 def book(part):
     return b"".join(struct.pack(">QHHI", *e) for e in part)
 start = next(i for i, e in enumerate(entries) if e[0] == 0x463B96181691FC9C)

@@ -3,5 +3,5 @@
 # Runs as root directly, or through sudo for a normal user. `make run` and
 # `make test` call it; a plain `make` assumes they are there.
 set -e
-PACKAGES="gcc make libfathom-dev libmicrohttpd-dev"
+PACKAGES="gcc make libmicrohttpd-dev"
 exec "$(dirname "$0")/apt-install-missing.sh" $PACKAGES

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "platform.h"
 #include "engine_book.h"
 #include "engine_settings.h"
 #include "movegen.h"
@@ -47,17 +47,12 @@ static void *thread_stack(int slot)
 {
     if (engine.stacks[slot])
         return engine.stacks[slot];
-    void *memory = mmap(NULL, THREAD_STACK_BYTES, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-    if (memory == MAP_FAILED)
-        return NULL;
-    /* The lowest page is a guard: an overflow faults instead of writing past. */
-    mprotect(memory, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE);
-    return engine.stacks[slot] = memory;
+    return engine.stacks[slot] = platform_map_stack(THREAD_STACK_BYTES);
 }
 
 /* The slot's stack must be free: its last thread has been joined. Without
- * one (the mapping failed), the thread gets glibc's. */
+ * one (the mapping failed, or Windows), the thread gets one of the same size
+ * from the threads library. */
 static void start_thread(pthread_t *thread, int slot, void *(*run)(void *), void *arg)
 {
     pthread_attr_t attributes;
@@ -65,6 +60,8 @@ static void start_thread(pthread_t *thread, int slot, void *(*run)(void *), void
     void *stack = thread_stack(slot);
     if (stack)
         pthread_attr_setstack(&attributes, stack, THREAD_STACK_BYTES);
+    else
+        pthread_attr_setstacksize(&attributes, THREAD_STACK_BYTES);
     pthread_create(thread, &attributes, run, arg);
     pthread_attr_destroy(&attributes);
 }
@@ -73,7 +70,7 @@ static void free_thread_stacks(void)
 {
     for (int slot = 0; slot < MAX_THREADS; slot++) {
         if (engine.stacks[slot])
-            munmap(engine.stacks[slot], THREAD_STACK_BYTES);
+            platform_unmap_stack(engine.stacks[slot], THREAD_STACK_BYTES);
         engine.stacks[slot] = NULL;
     }
 }

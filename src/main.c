@@ -10,6 +10,7 @@
 #include "engine_options.h"
 #include "eval.h"
 #include "nnue/default_net.h"
+#include "platform.h"
 #include "protocol/console.h"
 #include "protocol/frontend_options.h"
 #include "protocol/uci.h"
@@ -97,6 +98,7 @@ static int run_engine(void)
 
 int main(int argc, char **argv)
 {
+    platform_init_stdio();
     if (argc > 1 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)) {
         version();
         return 0;

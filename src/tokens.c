@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform.h"
+
 bool tokens_split(char *line, Tokens *t)
 {
     size_t capacity = 1;
@@ -38,7 +40,7 @@ char *read_line(FILE *in)
 {
     static char *buffer;
     static size_t size;
-    ssize_t n = getline(&buffer, &size, in);
+    ssize_t n = platform_getline(&buffer, &size, in);
     if (n < 0)
         return NULL;
     while (n > 0 && (buffer[n - 1] == '\n' || buffer[n - 1] == '\r'))

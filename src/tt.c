@@ -3,12 +3,12 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
+#include "platform.h"
 #include "score.h"
 
 static TTBucket *table;
@@ -26,14 +26,7 @@ enum { DEPTH_OFFSET = 3 };
 static TTBucket *allocate_table(size_t bytes)
 {
     enum { HUGE_PAGE = 2 * 1024 * 1024 };
-    void *memory = NULL;
-    if (posix_memalign(&memory, bytes >= HUGE_PAGE ? HUGE_PAGE : 64, bytes) != 0)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    if (bytes >= HUGE_PAGE)
-        madvise(memory, bytes, MADV_HUGEPAGE);
-#endif
-    return memory;
+    return platform_alloc_aligned(bytes >= HUGE_PAGE ? HUGE_PAGE : 64, bytes);
 }
 
 bool tt_resize(size_t megabytes)
@@ -44,12 +37,12 @@ bool tt_resize(size_t megabytes)
     TTBucket *fresh = NULL;
     /* More than three quarters of the machine's memory would only be had
      * by swapping or being killed: refuse it, keeping the old table. */
-    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
-    if (pages > 0 && page_size > 0 && megabytes > (size_t)pages / 1024 * (size_t)page_size / 1024 * 3 / 4)
+    size_t memory_mb = platform_memory_mb();
+    if (memory_mb > 0 && megabytes > memory_mb * 3 / 4)
         return false;
     if (megabytes > SIZE_MAX / (1024 * 1024) || !(fresh = allocate_table(count * sizeof(TTBucket))))
         return false;
-    free(table);
+    platform_free_aligned(table);
 #ifdef __GLIBC__
     /* A freed table glibc took from the heap (below its adaptive mmap
      * threshold, up to 32 MB) would otherwise stay resident: give it back. */

@@ -412,7 +412,7 @@ Test(nnue, incremental_update_equals_refresh_after_every_move_of_the_perft_suite
 
 Test(nnue, vector_and_portable_code_agree)
 {
-    cr_log_info("AVX2: %s", accumulator_uses_avx2() ? "yes" : "no (both are the portable code)");
+    cr_log_info("vector code: %s", accumulator_vector_code());
     Network net = load_random_with_buckets(ACTIVATION_SCRELU, 8);
     Accumulator *a = calloc(2, sizeof *a);
     int count;
@@ -653,8 +653,8 @@ Test(nnue, speed_of_the_built_in_network)
             sink += accumulator_output(&acc[i], &net, boards[i].side, evaluator_output_bucket(&net, &boards[i]));
     int64_t output_ms = time_now_ms() - start;
     double evals = (double)rounds * count, outputs = (double)output_rounds * count;
-    fprintf(stderr, "nnue speed (%d hidden, AVX2 %s): %.2f M evals/s from scratch, %.2f M outputs/s over %d WAC positions\n",
-            net.hidden, accumulator_uses_avx2() ? "yes" : "no", evals / (double)(full_ms > 0 ? full_ms : 1) / 1e3,
+    fprintf(stderr, "nnue speed (%d hidden, vector code %s): %.2f M evals/s from scratch, %.2f M outputs/s over %d WAC positions\n",
+            net.hidden, accumulator_vector_code(), evals / (double)(full_ms > 0 ? full_ms : 1) / 1e3,
             outputs / (double)(output_ms > 0 ? output_ms : 1) / 1e3, count);
     (void)sink;
     free(acc);

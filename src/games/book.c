@@ -13,11 +13,15 @@
 
 enum { ENTRY_SIZE = 16 };
 
+/* The built-in bytes are checked like a file's (a test keeps them whole):
+ * should they ever fail, the engine plays without a book. */
 void book_use_default(Book *book)
 {
-    book->entries = (BookEntry *)book_default_entries;
-    book->count = book_default_count;
-    book->owned = false;
+    size_t size;
+    const unsigned char *bytes = book_default_bytes(&size);
+    char error[200];
+    if (!book_load_bytes(book, bytes, size, error, sizeof error))
+        *book = (Book){ 0 };
 }
 
 void book_free(Book *book)
@@ -142,21 +146,6 @@ bool book_write_file(const Book *book, const char *path, char *error, size_t err
     if (!ok)
         snprintf(error, error_size, "cannot write '%.200s'", path);
     return ok;
-}
-
-bool book_write_c(const Book *book, FILE *out, const char *origin)
-{
-    fprintf(out, "/* book_default.c — the built-in opening book (generated: do not edit).\n"
-                 " *\n * %s\n *\n * Polyglot entries: key, move code, weight, learn. */\n"
-                 "#include \"book.h\"\n\n"
-                 "const BookEntry book_default_entries[] = {\n", origin);
-    for (size_t i = 0; i < book->count; i++) {
-        const BookEntry *e = &book->entries[i];
-        fprintf(out, "    { 0x%016llxULL, 0x%04x, %u, %lu },\n", (unsigned long long)e->key, e->move, e->weight,
-                (unsigned long)e->learn);
-    }
-    fprintf(out, "};\n\nconst size_t book_default_count = sizeof book_default_entries / sizeof *book_default_entries;\n");
-    return !ferror(out);
 }
 
 /* ---- probing --------------------------------------------------------------- */

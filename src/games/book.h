@@ -15,8 +15,9 @@
  * draws.
  *
  * A pure library: which book the engine plays from, and when, is the
- * engine's business (engine_book.h). The built-in book is book_default.c,
- * made from data/master_games.pgn.
+ * engine's business (engine_book.h). The built-in book is the Polyglot file
+ * src/games/book_default.bin, made from data/master_games.pgn and built into
+ * the binary (book_default.c).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,12 +36,12 @@ typedef struct {
 typedef struct {
     BookEntry *entries; /* sorted by key */
     size_t count;
-    bool owned;         /* entries were allocated (not the built-in array) */
+    bool owned;         /* entries were allocated (book_free frees them) */
 } Book;
 
-/* The built-in book (book_default.c). */
-extern const BookEntry book_default_entries[];
-extern const size_t book_default_count;
+/* The built-in book: its Polyglot bytes (book_default.c), and the book read
+ * from them. */
+const unsigned char *book_default_bytes(size_t *size);
 void book_use_default(Book *book);
 
 /* Reads and checks a Polyglot book; false with a message when the file is
@@ -50,8 +51,6 @@ bool book_load_bytes(Book *book, const unsigned char *data, size_t size, char *e
 void book_free(Book *book);
 /* Writes the book as a .bin file. */
 bool book_write_file(const Book *book, const char *path, char *error, size_t error_size);
-/* Writes the book as C source defining book_default_entries. */
-bool book_write_c(const Book *book, FILE *out, const char *origin);
 
 /* The entries of one key: their count, and the first one's index. */
 size_t book_find(const Book *book, Key key, size_t *first);

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <time.h>
 
+#include "platform.h"
 #include "games/pgn_text.h"
 #include "movegen.h"
 
@@ -313,13 +313,13 @@ char *gamelog_pgn(const GameLog *g)
         return NULL;
     char *text = NULL;
     size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
+    FILE *out = platform_memstream(&text, &size);
     if (!out)
         return NULL;
     write_tags(g, out);
     fputc('\n', out);
     write_movetext(g, out);
-    if (fclose(out) != 0) {
+    if (platform_memstream_close(out) != 0) {
         free(text);
         return NULL;
     }
@@ -339,11 +339,11 @@ bool gamelog_append_to_file(const GameLog *g, const char *path, char *error, siz
         free(text);
         return false;
     }
-    flock(fileno(f), LOCK_EX);
+    platform_lock_file(f, true);
     bool ok = fputs(text, f) >= 0 && fflush(f) == 0;
     if (!ok)
         snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
-    flock(fileno(f), LOCK_UN);
+    platform_lock_file(f, false);
     if (fclose(f) != 0 && ok) {
         snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
         ok = false;

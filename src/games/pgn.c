@@ -10,6 +10,7 @@
 #include "games/pgn_text.h"
 #include "movegen.h"
 #include "notation.h"
+#include "platform.h"
 
 enum { BUFFER_SIZE = 1 << 16 };
 
@@ -653,7 +654,7 @@ bool pgn_write_game(FILE *out, const PgnTag *tags, int tag_count, const char *fe
     /* The movetext first, so that nothing is written for an illegal move. */
     char *movetext = NULL;
     size_t size = 0;
-    PgnLine line = { open_memstream(&movetext, &size), 0 };
+    PgnLine line = { platform_memstream(&movetext, &size), 0 };
     bool legal = line.out != NULL;
     for (int i = 0; legal && i < move_count; i++) {
         legal = move_is_legal(b, moves[i]);
@@ -668,7 +669,7 @@ bool pgn_write_game(FILE *out, const PgnTag *tags, int tag_count, const char *fe
     free(b);
     if (line.out) {
         pgn_write_word(&line, result);
-        legal = fclose(line.out) == 0 && legal;
+        legal = platform_memstream_close(line.out) == 0 && legal;
     }
     if (!legal) {
         free(movetext);

@@ -6,6 +6,8 @@
 
 #if defined(__AVX2__)
 #include <immintrin.h>
+#elif defined(__ARM_NEON)
+#include <arm_neon.h>
 #endif
 
 static const int16_t *feature_weights(const Network *net, int feature)
@@ -181,7 +183,58 @@ int accumulator_output(const Accumulator *a, const Network *net, Color us, int b
     return scale_output(sum, net, bucket);
 }
 
-bool accumulator_uses_avx2(void) { return true; }
+const char *accumulator_vector_code(void) { return "AVX2"; }
+
+/* ---- NEON (aarch64) ---------------------------------------------------------- */
+#elif defined(__ARM_NEON)
+
+static void add_neon(int16_t *values, const int16_t *weights, int n)
+{
+    for (int i = 0; i < n; i += 8)
+        vst1q_s16(values + i, vaddq_s16(vld1q_s16(values + i), vld1q_s16(weights + i)));
+}
+
+/* As dot_avx2, eight values at a time: the multiply-accumulate into int32
+ * wraps as the portable sum does. */
+static int32_t dot_neon(const int16_t *values, const int16_t *weights, const Network *net)
+{
+    int16x8_t zero = vdupq_n_s16(0), qa = vdupq_n_s16((int16_t)net->qa);
+    int32x4_t sum = vdupq_n_s32(0);
+    for (int i = 0; i < net->hidden; i += 8) {
+        int16x8_t x = vminq_s16(vmaxq_s16(vld1q_s16(values + i), zero), qa);
+        int16x8_t w = vld1q_s16(weights + i);
+        /* x * w fits int16; SCReLU multiplies by x once more in the accumulate. */
+        int16x8_t factor = net->activation == ACTIVATION_SCRELU ? vmulq_s16(x, w) : w;
+        sum = vmlal_s16(sum, vget_low_s16(factor), vget_low_s16(x));
+        sum = vmlal_high_s16(sum, factor, x);
+    }
+    return vaddvq_s32(sum);
+}
+
+static void apply_delta_neon(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
+{
+    for (int i = 0; i < n; i += 8) {
+        int16x8_t v = vld1q_s16(values_from + i);
+        for (int k = 0; k < delta->added_count; k++)
+            v = vaddq_s16(v, vld1q_s16(delta->added[k] + i));
+        for (int k = 0; k < delta->removed_count; k++)
+            v = vsubq_s16(v, vld1q_s16(delta->removed[k] + i));
+        vst1q_s16(values_to + i, v);
+    }
+}
+
+static const VectorStep ADD = add_neon;
+static const DeltaStep APPLY_DELTA = apply_delta_neon;
+
+int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
+{
+    const int16_t *w = bucket_weights(net, bucket);
+    int32_t sum = (int32_t)((uint32_t)dot_neon(a->values[us], w, net)
+                            + (uint32_t)dot_neon(a->values[color_flip(us)], w + net->hidden, net));
+    return scale_output(sum, net, bucket);
+}
+
+const char *accumulator_vector_code(void) { return "NEON"; }
 
 #else
 
@@ -191,7 +244,7 @@ static void sub_portable(int16_t *values, const int16_t *weights, int n)
         values[i] = wrap16(values[i] - weights[i]);
 }
 
-/* Builds without AVX2 (ARCH=x86-64, -v2) add and subtract one change at a time. */
+/* Builds without AVX2 or NEON (ARCH=x86-64, -v2) add and subtract one change at a time. */
 static void apply_delta_portable(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
 {
     memcpy(values_to, values_from, sizeof(int16_t) * (size_t)n);
@@ -207,7 +260,7 @@ int accumulator_output(const Accumulator *a, const Network *net, Color us, int b
 {
     return accumulator_output_portable(a, net, us, bucket);
 }
-bool accumulator_uses_avx2(void) { return false; }
+const char *accumulator_vector_code(void) { return "none"; }
 
 #endif
 

@@ -44,5 +44,5 @@ int accumulator_output(const Accumulator *a, const Network *net, Color us, int b
 /* The same with the portable code only, for the test that both agree. */
 void accumulator_refresh_portable(Accumulator *a, const Network *net, const Board *b);
 int accumulator_output_portable(const Accumulator *a, const Network *net, Color us, int bucket);
-/* Does this build use AVX2 for the above? */
-bool accumulator_uses_avx2(void);
+/* The vector code this build uses for the above: "AVX2", "NEON" or "none". */
+const char *accumulator_vector_code(void);

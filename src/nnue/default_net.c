@@ -1,9 +1,11 @@
 /* default_net.c — nets/default.nnue inside the binary (see default_net.h).
- * The assembler's .incbin reads the file when this is compiled. The Makefile
+ * The assembler's .incbin reads the file when this is compiled (incbin.h). The Makefile
  * passes the file (`make EVALFILE=…`, an absolute path), its name and the
  * start of its SHA-256; without them, the path is relative to the directory
  * make runs in, the top of the repository. */
 #include "nnue/default_net.h"
+
+#include "incbin.h"
 
 #ifndef BACHESS_NET_FILE
 #define BACHESS_NET_FILE "nets/default.nnue"
@@ -15,17 +17,7 @@
 #define BACHESS_NET_SHA256 "unknown"
 #endif
 
-__asm__(".section .rodata\n"
-        ".balign 64\n"
-        ".globl bachess_default_net_start\n"
-        "bachess_default_net_start:\n"
-        ".incbin \"" BACHESS_NET_FILE "\"\n"
-        ".globl bachess_default_net_end\n"
-        "bachess_default_net_end:\n"
-        ".previous\n");
-
-extern const unsigned char bachess_default_net_start[];
-extern const unsigned char bachess_default_net_end[];
+INCBIN(bachess_default_net, BACHESS_NET_FILE);
 
 const unsigned char *default_net_bytes(size_t *size)
 {

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform.h"
+
 /* Output weights are kept within int8 range so that a clipped activation
  * (at most QA <= 255) times a weight fits an int16, which the vectorised
  * output relies on. */
@@ -94,7 +96,7 @@ bool network_load_bytes(Network *net, const unsigned char *data, size_t size, ch
 
     int n = (int)h.hidden, buckets = (int)h.buckets;
     size_t count = (size_t)NNUE_INPUTS * n + n + 2 * (size_t)n * (size_t)buckets;
-    int16_t *block = aligned_alloc(64, (count * sizeof(int16_t) + 63) / 64 * 64);
+    int16_t *block = platform_alloc_aligned(64, (count * sizeof(int16_t) + 63) / 64 * 64);
     if (!block)
         return fail(error, esize, "out of memory");
     for (size_t i = 0; i < count; i++)
@@ -102,7 +104,7 @@ bool network_load_bytes(Network *net, const unsigned char *data, size_t size, ch
     int16_t *output = block + (size_t)NNUE_INPUTS * n + n;
     for (int i = 0; i < 2 * n * buckets; i++)
         if (output[i] < -MAX_OUTPUT_WEIGHT || output[i] > MAX_OUTPUT_WEIGHT) {
-            free(block);
+            platform_free_aligned(block);
             return fail(error, esize, "an output weight outside -127..127");
         }
     network_free(net);
@@ -139,6 +141,6 @@ bool network_load_file(Network *net, const char *path, char *error, size_t esize
 
 void network_free(Network *net)
 {
-    free(net->storage);
+    platform_free_aligned(net->storage);
     *net = (Network){ 0 };
 }

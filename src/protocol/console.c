@@ -2,12 +2,12 @@
 #include "protocol/console.h"
 
 #include <ctype.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "platform.h"
 #include "chess960.h"
 #include "engine.h"
 #include "games/gamelog.h"
@@ -446,8 +446,7 @@ static void cmd_go(void)
  * holds no more than the line already read.) */
 static bool input_waiting(void)
 {
-    struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
-    return poll(&p, 1, 0) > 0;
+    return platform_readable(STDIN_FILENO, 0);
 }
 
 static void cmd_auto(const char *count_text)

@@ -9,10 +9,13 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#ifndef _WIN32
 #include <sys/wait.h>
+#endif
 #include <unistd.h>
-#include <tbprobe.h>
+#include "syzygy/fathom/tbprobe.h"
 
+#include "platform.h"
 #include "movegen.h"
 
 static pthread_mutex_t root_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -26,7 +29,7 @@ static int count_tables(const char *paths, char *problem, size_t size)
     snprintf(copy, sizeof copy, "%s", paths);
     int tables = 0;
     problem[0] = '\0';
-    for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+    for (char *save = NULL, *dir = strtok_r(copy, PLATFORM_PATH_SEPARATOR, &save); dir; dir = strtok_r(NULL, PLATFORM_PATH_SEPARATOR, &save)) {
         DIR *d = opendir(dir);
         if (!d) {
             if (!problem[0])
@@ -50,6 +53,14 @@ static int count_tables(const char *paths, char *problem, size_t size)
  * from the whole board over — and only a path that passes is loaded here,
  * with Fathom's output kept off the protocol. */
 
+#ifdef _WIN32
+/* Windows has no fork(): the tables are trusted as they are. */
+static bool tables_are_sound(const char *paths, char *why, size_t size)
+{
+    (void)paths, (void)why, (void)size;
+    return true;
+}
+#else
 enum { PROBES_PER_TABLE = 256 };
 
 /* A legal position of the material named by a table file ("KRvKP"), with
@@ -100,7 +111,7 @@ static void probe_every_table(const char *paths)
     static SyzygyRoot root;
     char copy[4096];
     snprintf(copy, sizeof copy, "%s", paths);
-    for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+    for (char *save = NULL, *dir = strtok_r(copy, PLATFORM_PATH_SEPARATOR, &save); dir; dir = strtok_r(NULL, PLATFORM_PATH_SEPARATOR, &save)) {
         DIR *d = opendir(dir);
         for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
             if (!strstr(e->d_name, ".rtbw") && !strstr(e->d_name, ".rtbz"))
@@ -172,12 +183,13 @@ static bool tables_are_sound(const char *paths, char *why, size_t size)
         return snprintf(why, size, "no usable table"), false;
     return true;
 }
+#endif
 
 /* tb_init with Fathom's output kept off the protocol's channel. */
 static bool init_quietly(const char *paths)
 {
     fflush(stdout);
-    int saved = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY);
+    int saved = dup(STDOUT_FILENO), null = open(PLATFORM_NULL_DEVICE, O_WRONLY);
     if (saved >= 0 && null >= 0)
         dup2(null, STDOUT_FILENO);
     bool ok = tb_init(paths);

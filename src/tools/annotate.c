@@ -2,15 +2,14 @@
 #include "tools/annotate.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "platform.h"
 #include "games/pgn.h"
 #include "options.h"
 #include "timer.h"
@@ -233,10 +232,10 @@ static bool send_game(Job *job, const PgnGame *g, int fd)
     GameHeader h = { .number = g->number };
     char *text = NULL;
     size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
+    FILE *out = platform_memstream(&text, &size);
     h.annotated = out && annotate_game(g, &job->settings, &hooks, out, &h.report);
     if (out)
-        fclose(out);
+        platform_memstream_close(out);
     if (workers_should_stop()) {
         free(text);
         return false;
@@ -326,13 +325,8 @@ static void table_row(FILE *table, const GameHeader *h)
 /* Waits until `fd` has data, showing progress meanwhile. */
 static void wait_for(int fd, Progress *progress)
 {
-    struct pollfd p = { .fd = fd, .events = POLLIN };
-    for (;;) {
-        int ready = poll(&p, 1, PROGRESS_TTY_MS);
-        if (ready > 0 || (ready < 0 && errno != EINTR))
-            return;
+    while (!platform_readable(fd, PROGRESS_TTY_MS))
         show_progress(progress, false);
-    }
 }
 
 /* Copies game `number` from its worker's pipe `fd` to `out` (*written: it
@@ -440,8 +434,8 @@ static void describe_budget(const AnnotateSettings *s, char *out, size_t size)
 static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
 {
     char annotator[96];
-    SharedCounts *counts = mmap(NULL, sizeof *counts, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (counts == MAP_FAILED) {
+    SharedCounts *counts = platform_map_shared(sizeof *counts);
+    if (!counts) {
         fprintf(stderr, "annotate: cannot share the progress counters: %s\n", strerror(errno));
         return 1;
     }
@@ -453,7 +447,7 @@ static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
 
     char *table_text = NULL;
     size_t table_size = 0;
-    FILE *table = open_memstream(&table_text, &table_size);
+    FILE *table = platform_memstream(&table_text, &table_size);
     int fds[WORKERS_MAX], failures = 0, written = 0;
     fflush(NULL);
     bool started = table && workers_start(o->workers, run_worker, &job, fds);
@@ -470,7 +464,7 @@ static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
     bool workers_ok = workers_wait();
     bool interrupted = workers_interrupted();
     if (table)
-        fclose(table);
+        platform_memstream_close(table);
     fprintf(stderr, "%5s  %-18s %-18s %-7s  %-19s   %s\n%54s%s   %s\n", "game", "white", "black", "result",
             "white", "black", "", "  acc ACPL ?!/ ?/??", "  acc ACPL ?!/ ?/??");
     fputs(table_text ? table_text : "", stderr);
@@ -478,7 +472,7 @@ static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
             o->out_path ? o->out_path : "standard output", (double)(time_now_ms() - progress.start) / 1000.0,
             interrupted ? "; interrupted" : "");
     free(table_text);
-    munmap(counts, sizeof *counts);
+    platform_unmap_shared(counts, sizeof *counts);
     if (interrupted)
         return EXIT_INTERRUPTED;
     return started && workers_ok && failures == 0 && written == progress.games_total ? 0 : 1;

@@ -19,7 +19,7 @@ static void book_usage(void)
     fputs("usage:\n"
           "  bachess book build GAMES.pgn -o BOOK.bin [--max-ply N] [--min-games N]\n"
           "                     [--results win,draw,loss,unknown|all] [--weight score|games]\n"
-          "                     [--c-source FILE.c] [--quiet]\n"
+          "                     [--quiet]\n"
           "      a Polyglot book from the games: weight 2 x wins + draws of the side to move;\n"
           "      default --max-ply 20 --min-games 3 --results win,draw (the winners' and drawn moves)\n"
           "  bachess book probe [--book BOOK.bin] [FEN | startpos] [--moves M1 M2 ...]\n"
@@ -73,7 +73,7 @@ static int cmd_build(int argc, char **argv)
     BookBuildOptions o;
     book_build_defaults(&o);
     o.progress = stderr;
-    const char *pgn = NULL, *out = NULL, *c_source = NULL;
+    const char *pgn = NULL, *out = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = true;
@@ -89,9 +89,7 @@ static int cmd_build(int argc, char **argv)
             ok = v && (strcmp(v, "score") == 0 || strcmp(v, "games") == 0);
             o.weight_games = ok && strcmp(v, "games") == 0;
             i++;
-        } else if (strcmp(a, "--c-source") == 0)
-            c_source = v, i++, ok = v != NULL;
-        else if (strcmp(a, "--quiet") == 0)
+        } else if (strcmp(a, "--quiet") == 0)
             o.progress = NULL;
         else if (a[0] != '-' && !pgn)
             pgn = a;
@@ -100,7 +98,7 @@ static int cmd_build(int argc, char **argv)
         if (!ok)
             return usage_error("book build", a);
     }
-    if (!pgn || (!out && !c_source))
+    if (!pgn || !out)
         return usage_error(NULL, NULL);
     Book book;
     BookBuildStats s;
@@ -110,22 +108,9 @@ static int cmd_build(int argc, char **argv)
         return 1;
     }
     bool ok = true;
-    if (out && !book_write_file(&book, out, error, sizeof error)) {
+    if (!book_write_file(&book, out, error, sizeof error)) {
         fprintf(stderr, "book build: %s\n", error);
         ok = false;
-    }
-    if (c_source) {
-        FILE *f = fopen(c_source, "w");
-        char origin[512];
-        snprintf(origin, sizeof origin,
-                 "Made by `bachess book build %s --max-ply %d --min-games %d%s%s`:\n"
-                 " * %ld games, %ld entries for %ld positions.", pgn, o.max_ply, o.min_games,
-                 o.results == (BOOK_WIN | BOOK_DRAW) ? "" : " --results …", o.weight_games ? " --weight games" : "",
-                 s.games - s.bad_games, s.entries, s.distinct_positions);
-        if (!f || !book_write_c(&book, f, origin) || fclose(f) != 0) {
-            fprintf(stderr, "book build: cannot write '%s'\n", c_source);
-            ok = false;
-        }
     }
     printf("games: %ld (%ld unreadable, skipped; %ld without an end marker)\n", s.games, s.bad_games, s.truncated_games);
     printf("games counted: %ld\n", s.used_games);

@@ -1,18 +1,38 @@
-/* workers.c — forked workers with pipes and stop signals (see workers.h). */
+/* workers.c — forked workers with pipes and stop signals (see workers.h);
+ * none on Windows. */
 #include "tools/workers.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
+#ifndef _WIN32
+#include <sys/wait.h>
+#endif
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
 
 #include "engine.h"
 
+#ifdef _WIN32
+/* Windows has no fork(): a batch tool starts no workers there (`annotate`
+ * and `datagen` are Linux-only); genfens, which starts none, runs. */
+bool workers_should_stop(void) { return false; }
+bool workers_interrupted(void) { return false; }
+
+bool workers_start(int count, WorkerBody body, void *context, int *fds)
+{
+    (void)count, (void)body, (void)context, (void)fds;
+    fprintf(stderr, "worker processes need fork(), which Windows lacks: this tool is Linux-only\n");
+    return false;
+}
+
+void workers_stop(void) {}
+bool workers_wait(void) { return true; }
+
+#else
 static volatile sig_atomic_t stop_requested;
 static pid_t parent_pid;
 static pid_t worker_pids[WORKERS_MAX];
@@ -68,19 +88,6 @@ bool workers_should_stop(void)
 bool workers_interrupted(void)
 {
     return stop_requested;
-}
-
-bool workers_search(const SearchLimits *limits, SearchReport report)
-{
-    engine_go(limits, report);
-    /* A stop signal sets the engine's stop flag too, but engine_go clears it:
-     * a stop that came before the search started (or a parent gone without a
-     * signal) is known only to workers_should_stop, asked once the search
-     * is under way, when a signal from now on reaches it. */
-    if (workers_should_stop())
-        engine_stop();
-    engine_wait();
-    return !workers_should_stop();
 }
 
 static void run_worker(int w, int write_fd, const int *fds, WorkerBody body, void *context)
@@ -153,6 +160,21 @@ bool workers_wait(void)
     sigaction(SIGINT, &saved_int, NULL);
     sigaction(SIGTERM, &saved_term, NULL);
     return ok;
+}
+
+#endif
+
+bool workers_search(const SearchLimits *limits, SearchReport report)
+{
+    engine_go(limits, report);
+    /* A stop signal sets the engine's stop flag too, but engine_go clears it:
+     * a stop that came before the search started (or a parent gone without a
+     * signal) is known only to workers_should_stop, asked once the search
+     * is under way, when a signal from now on reaches it. */
+    if (workers_should_stop())
+        engine_stop();
+    engine_wait();
+    return !workers_should_stop();
 }
 
 static bool transfer_all(int fd, void *data, size_t size, bool writing)

@@ -1,15 +1,13 @@
 /* web_assets.c — src/web/assets/ inside the binary (see web_assets.h).
- * The assembler's .incbin reads each file when this is compiled; paths are
+ * The assembler's .incbin reads each file when this is compiled (incbin.h); paths are
  * relative to the top of the repository, where make runs. */
 #include "web/web_assets.h"
 
 #include <string.h>
 
-#define EMBED(name, file)                                                                          \
-    __asm__(".section .rodata\n.balign 16\n.globl bachess_web_" #name "_start\nbachess_web_" #name \
-            "_start:\n.incbin \"src/web/assets/" file "\"\n.globl bachess_web_" #name               \
-            "_end\nbachess_web_" #name "_end:\n.byte 0\n.previous\n");                               \
-    extern const unsigned char bachess_web_##name##_start[], bachess_web_##name##_end[];
+#include "incbin.h"
+
+#define EMBED(name, file) INCBIN(bachess_web_##name, "src/web/assets/" file);
 
 EMBED(index, "index.html")
 EMBED(app_js, "app.js")
