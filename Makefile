@@ -465,7 +465,7 @@ build-tests: $(EXE)
 CROSS_DIR := $(BUILD)/cross
 WINDOWS_EXE := $(CROSS_DIR)/windows/bachess.exe
 AARCH64_EXE := $(CROSS_DIR)/aarch64/bachess-aarch64
-cross-build = $(MAKE) --no-print-directory CC=$(1) BUILD=$(dir $(2)) EXE=$(2) $(3) $(2) $(4)
+cross-build = $(MAKE) --no-print-directory CC=$(1) BUILD=$(patsubst %/,%,$(dir $(2))) EXE=$(2) $(3) $(2) $(4)
 cross-tests: $(EXE)
 	$(call cross-build,x86_64-w64-mingw32-gcc-posix,$(WINDOWS_EXE),PLATFORM=windows ARCH=x86-64-v3)
 	python3 tests/windows_test.py $(WINDOWS_EXE) $(RUN_EXE) $(CROSS_DIR)/windows

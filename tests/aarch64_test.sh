@@ -34,9 +34,11 @@ check $? "tests/test_nnue.c and tests/test_perft.c under qemu: $(tail -n 1 "$wor
 grep -q '^vector code: NEON' "$work/cross-tests.log"
 check $? "the evaluator's tests ran the NEON code"
 
-printf '#!/bin/sh\nexec qemu-aarch64 %s "$@"\n' "$engine" >"$work/bachess-aarch64"
-chmod +x "$work/bachess-aarch64"
-scripts/perft-suite.sh "$work/bachess-aarch64" data/perft.epd 4 >"$work/perft.log" 2>&1
+# perft-suite.sh runs an executable file: a script that runs the engine
+# under qemu (named apart from the engine, which may be in WORK_DIR too).
+printf '#!/bin/sh\nexec qemu-aarch64 %s "$@"\n' "$engine" >"$work/under-qemu"
+chmod +x "$work/under-qemu"
+scripts/perft-suite.sh "$work/under-qemu" data/perft.epd 4 >"$work/perft.log" 2>&1
 check $? "the perft suite to depth 4: $(tail -n 1 "$work/perft.log")"
 
 echo "$passed passed, $failed failed"
