@@ -27,7 +27,12 @@ import sys
 EXTERNAL = {
     "Client/genfens.py": "OpenBench",
     "Client/bench.py": "OpenBench",
+    "microhttpd.h": "libmicrohttpd (Debian's libmicrohttpd-dev)",
 }
+
+# Other projects' code carried in the tree as it is (with its own licence
+# and notes): its comments are upstream's, not bachess's to mend.
+VENDORED = ("src/syzygy/fathom/",)
 
 # Generated data, not prose: nothing to check in them. This script names
 # every pattern it looks for, so it is left out too (its test is not: the
@@ -99,7 +104,7 @@ def prose_of(path, text):
 
 def files_to_check(files):
     for f in files:
-        if f in NOT_PROSE:
+        if f in NOT_PROSE or f.startswith(VENDORED):
             continue
         if f == "Makefile" or (f.startswith("docs/") and f.endswith(".md")):
             yield f

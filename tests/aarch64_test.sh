@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/aarch64_test.sh BACHESS_AARCH64 CROSS_TESTS LINUX_BACHESS WORK_DIR — the
-# aarch64 build under Debian's qemu-user (issue 41):
+# aarch64 build under Debian's qemu-user (the build for ARM boards and Android):
 #   - it is a static binary and starts under qemu-aarch64 as one (no sysroot);
 #   - the bench's node count equals the Linux x86-64 build's;
 #   - the evaluator's tests (tests/test_nnue.c: NEON against the portable

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/make_deps_test.sh BUILD_DIR — the Makefile rebuilds what it must and
-# nothing more (issue 42), on the debug configuration (quickest to compile):
+# nothing more (header dependencies and stamps), on the debug configuration (quickest to compile):
 #   - after a full build, a second `make` compiles nothing;
 #   - with src/board.h taken as changed (make -W, which touches no file), make
 #     compiles exactly the sources that include it, directly or not, as the

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tests/windows_test.py BACHESS_EXE LINUX_BACHESS WORK_DIR — the Windows build
-(bachess.exe, cross-built with mingw-w64) under Debian's wine (issue 41):
+(bachess.exe, cross-built with mingw-w64) under Debian's wine:
 
   - the bench's node count equals the Linux build's;
   - UCI with CRLF line ends: uci, isready, position ... moves, go depth (the
