@@ -266,31 +266,35 @@ test-deps: build-deps
 
 # The optimised build runs everything at full test depth; the sanitizer
 # build runs the same tests once more with lighter perft depths.
+# Each suite's wall time is printed as it passes ("make test: SUITE passed
+# in N s"), so that where the time goes can be read from any run's log.
+timed = @t0=$$(date +%s); $(MAKE) --no-print-directory $(1) && echo "make test: $(1) passed in $$(($$(date +%s) - t0)) s"
+
 test: test-deps
-	$(MAKE) --no-print-directory deps-check
-	$(MAKE) --no-print-directory unit-tests
-	$(MAKE) --no-print-directory debug-tests
-	$(MAKE) --no-print-directory sanitize-tests
-	$(MAKE) --no-print-directory tsan-tests
-	$(MAKE) --no-print-directory book-interop
-	$(MAKE) --no-print-directory annotate-test
-	$(MAKE) --no-print-directory conformance-uci
-	$(MAKE) --no-print-directory polyglot-match
-	$(MAKE) --no-print-directory conformance-cecp
-	$(MAKE) --no-print-directory xboard-match
-	$(MAKE) --no-print-directory package-test
-	$(MAKE) --no-print-directory console-tests
-	$(MAKE) --no-print-directory memory-tests
-	$(MAKE) --no-print-directory perft-counts
-	$(MAKE) --no-print-directory bench-check
-	$(MAKE) --no-print-directory build-tests
-	$(MAKE) --no-print-directory cross-tests
-	$(MAKE) --no-print-directory nnue-train-test
-	$(MAKE) --no-print-directory selfplay-store-test
-	$(MAKE) --no-print-directory syzygy-test
-	$(MAKE) --no-print-directory web-tests
-	$(MAKE) --no-print-directory fuzz-short
-	$(MAKE) --no-print-directory script-tests
+	$(call timed,deps-check)
+	$(call timed,unit-tests)
+	$(call timed,debug-tests)
+	$(call timed,sanitize-tests)
+	$(call timed,tsan-tests)
+	$(call timed,book-interop)
+	$(call timed,annotate-test)
+	$(call timed,conformance-uci)
+	$(call timed,polyglot-match)
+	$(call timed,conformance-cecp)
+	$(call timed,xboard-match)
+	$(call timed,package-test)
+	$(call timed,console-tests)
+	$(call timed,memory-tests)
+	$(call timed,perft-counts)
+	$(call timed,bench-check)
+	$(call timed,build-tests)
+	$(call timed,cross-tests)
+	$(call timed,nnue-train-test)
+	$(call timed,selfplay-store-test)
+	$(call timed,syzygy-test)
+	$(call timed,web-tests)
+	$(call timed,fuzz-short)
+	$(call timed,script-tests)
 
 # The fast tier: the unit tests, the perft counts and the bench signature.
 check:
