@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "movegen.h"
+#include "notation.h"
 
 enum {
     UNMOVED_ROOK = 6, BLACK_BIT = 8, NO_EP = 64, BLACK_TO_MOVE = 128,
@@ -126,13 +127,6 @@ static bool board_fen(const ViriBoard *in, char *fen, size_t size, Bitboard *unm
     return len < size;
 }
 
-static void square_name(int s, char out[3])
-{
-    out[0] = (char)('a' + (s & 7));
-    out[1] = (char)('1' + (s >> 3));
-    out[2] = '\0';
-}
-
 /* The rights of the unmoved rooks as Shredder-FEN letters: a rook's file,
  * upper case for White. */
 static void shredder_castling(Bitboard rooks, char *out)
@@ -161,7 +155,7 @@ bool viri_board_read(const ViriBoard *in, Board *b, int *result, char *error, si
         return false;
     }
     if (ep_square != NO_EP)
-        square_name(ep_square, ep);
+        square_to_text((Square)ep_square, ep);
     /* Classical rights as KQkq; any other layout (or a king off its
      * classical square) as the rooks' files, read the Chess960 way. */
     bool chess960 = !classical_castling(rooks, castling);
