@@ -264,37 +264,40 @@ build-deps:
 test-deps: build-deps
 	@scripts/install-test-deps.sh
 
-# The optimised build runs everything at full test depth; the sanitizer
+# `make test` runs its suites in two lanes side by side (the machine's two
+# cores; TEST_JOBS=1 runs them one after another): the Criterion suites and
+# the builds in one, the protocol, GUI and package suites in the other.
+# Suites that can collide stay in one lane: everything under xvfb-run
+# (`-a` picks a free display without a lock, so two at once can take the
+# same one), and the Windows match after cross-tests, which builds
+# bachess.exe. The binaries the suites share are built first (in parallel),
+# so that no two lanes compile into the same directory. Each suite's output
+# is printed whole when it ends, with its wall time ("make test: SUITE
+# passed in N s"), so that where the time goes can be read from any run's
+# log. The optimised build runs everything at full test depth; the sanitizer
 # build runs the same tests once more with lighter perft depths.
-# Each suite's wall time is printed as it passes ("make test: SUITE passed
-# in N s"), so that where the time goes can be read from any run's log.
+TEST_JOBS ?= 2
+TEST_LANE_BUILDS := deps-check unit-tests debug-tests sanitize-tests build-tests fuzz-short script-tests
+TEST_LANE_PROTOCOLS := tsan-tests book-interop annotate-test conformance-uci polyglot-match \
+	conformance-cecp xboard-match package-test console-tests memory-tests perft-counts \
+	bench-check cross-tests nnue-train-test selfplay-store-test syzygy-test web-tests
+TEST_SUITES := $(TEST_LANE_BUILDS) $(TEST_LANE_PROTOCOLS)
+TEST_BINARIES := $(EXE) $(BUILD)/release/unit-tests $(BUILD)/debug/unit-tests $(BUILD)/sanitize/unit-tests \
+	$(BUILD)/bachess-sanitize $(BUILD)/bachess-debug $(BUILD)/bachess-tsan
 timed = @t0=$$(date +%s); $(MAKE) --no-print-directory $(1) && echo "make test: $(1) passed in $$(($$(date +%s) - t0)) s"
 
 test: test-deps
-	$(call timed,deps-check)
-	$(call timed,unit-tests)
-	$(call timed,debug-tests)
-	$(call timed,sanitize-tests)
-	$(call timed,tsan-tests)
-	$(call timed,book-interop)
-	$(call timed,annotate-test)
-	$(call timed,conformance-uci)
-	$(call timed,polyglot-match)
-	$(call timed,conformance-cecp)
-	$(call timed,xboard-match)
-	$(call timed,package-test)
-	$(call timed,console-tests)
-	$(call timed,memory-tests)
-	$(call timed,perft-counts)
-	$(call timed,bench-check)
-	$(call timed,build-tests)
-	$(call timed,cross-tests)
-	$(call timed,nnue-train-test)
-	$(call timed,selfplay-store-test)
-	$(call timed,syzygy-test)
-	$(call timed,web-tests)
-	$(call timed,fuzz-short)
-	$(call timed,script-tests)
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(TEST_BINARIES)
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(addprefix test-suite-,$(TEST_SUITES))
+
+# One target a suite (a static pattern: make looks for no implicit rule of a
+# phony target); each waits for the suite before it in its lane.
+$(addprefix test-suite-,$(TEST_SUITES)): test-suite-%:
+	$(call timed,$*)
+lane-order = $(if $(word 2,$(1)),$(eval test-suite-$(word 2,$(1)): | test-suite-$(firstword $(1)))$(call lane-order,$(wordlist 2,$(words $(1)),$(1))))
+$(call lane-order,$(TEST_LANE_BUILDS))
+$(call lane-order,$(TEST_LANE_PROTOCOLS))
+.PHONY: $(addprefix test-suite-,$(TEST_SUITES))
 
 # The fast tier: the unit tests, the perft counts and the bench signature.
 check:
