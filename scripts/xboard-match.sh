@@ -45,6 +45,10 @@
 #   XB_VARIANT=fischerandom   play Chess960 (XBoard picks the start positions;
 #                             Debian's fairymax does not play it: give XB_OPPONENT;
 #                             the PGN must say [Variant "fischerandom"])
+#   XB_FIRST_WRAPPER=CMD      start ENGINE through CMD, e.g. wine for the Windows
+#                             build: XBoard is given -fcp "wine ./bachess.exe"
+#                             (it splits the command at spaces) and -fd its folder;
+#                             WINEPREFIX (default ~/.wine) and WINEDEBUG pass through
 # Needs the Debian packages xboard xvfb xauth fairymax
 # (scripts/install-test-deps.sh); the engines live in /usr/games.
 set -u
@@ -57,11 +61,15 @@ esac || {
     echo "usage: $0 ENGINE [GAMES] [OUTDIR]   (ENGINE must be an executable, or a command on PATH)" >&2
     exit 2
 }
-# How XBoard starts bachess: from its directory, or by name from PATH.
+# How XBoard starts bachess: from its directory, or by name from PATH; through
+# XB_FIRST_WRAPPER when it is given.
+WRAPPER=${XB_FIRST_WRAPPER:-}
 case $1 in
-    */*) FIRST=(-fcp "./$(basename "$1")" -fd "$(cd "$(dirname "$1")" && pwd)") ;;
-    *) FIRST=(-fcp "$1") ;;
+    */*) FIRST=(-fcp "${WRAPPER:+$WRAPPER }./$(basename "$1")" -fd "$(cd "$(dirname "$1")" && pwd)") ;;
+    *) FIRST=(-fcp "${WRAPPER:+$WRAPPER }$1") ;;
 esac
+WINE=false
+case ${WRAPPER%% *} in wine | */wine | wine64 | */wine64) WINE=true ;; esac
 GAMES=${2:-2}
 OUT=${3:-$(mktemp -d /tmp/bachess-xboard-XXXXXX)}
 mkdir -p "$OUT"
@@ -75,12 +83,19 @@ rm -f "$PGN" "$DEBUG" "$ADEBUG" "$OUT"/trace-*.log
 # hangs on an error dialog (hence `timeout` around every run as well).
 PATH=$PATH:/usr/games
 export PATH
-for tool in xboard xvfb-run fairymax timeout; do
+for tool in xboard xvfb-run fairymax timeout ${WRAPPER:+"${WRAPPER%% *}"}; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         echo "xboard-match: $tool is missing (scripts/install-test-deps.sh installs it)" >&2
         exit 2
     fi
 done
+# Wine keeps its prefix in $HOME/.wine unless WINEPREFIX says where: the
+# user's then, not a new one in the private HOME below (made anew every run,
+# slowly, with dialogs that nobody answers under xvfb).
+if $WINE; then
+    WINEPREFIX=${WINEPREFIX:-$HOME/.wine}
+    export WINEPREFIX
+fi
 # A private HOME: no settings file of the user's (or from an earlier run)
 # changes what XBoard does.
 HOME=$OUT
@@ -118,8 +133,11 @@ engine_errors() {
 # "over USED GIVEN START" when it had used all of it; "none" without such a
 # turn. The turn starts when bachess reads `usermove` (out of force mode) or
 # `go`: time spent before, in XBoard or in the pipe, is not on its clock.
+# The Windows build writes its trace in text mode, lines ending in CR LF: the
+# CR goes before the fields are read (else "go\r" is no `go`).
 own_clock() {
     awk -v round="$2" '
+        { sub(/\r$/, "") }
         function report() {
             if (on_move) { used = $1 - start; had = given_at_start; last = start }
             if (!on_move && !moved) { print "none"; done = 1; exit }
@@ -131,6 +149,17 @@ own_clock() {
         $2 == ">" && $3 == "move" && on_move { used = $1 - start; had = given_at_start; last = start; on_move = 0; moved = 1 }
         $2 == "<" && $3 == "result" && ++games == round { report() }
         END { if (!done) print "none" }' "$1"
+}
+
+# pgn_loser PGN ROUND: the name the PGN gives the player that lost game ROUND
+# (nothing for a draw).
+pgn_loser() {
+    awk -v round="$2" '
+        function tag(line) { sub(/^\[[A-Za-z]+ "/, "", line); sub(/"\]\r?$/, "", line); return line }
+        /^\[Round / { r = tag($0) }
+        /^\[White / { w = tag($0) }
+        /^\[Black / { b = tag($0) }
+        /^\[Result / && r == round { x = tag($0); if (x == "1-0") print b; else if (x == "0-1") print w; exit }' "$1"
 }
 
 # The seconds of thinking the PGN records (-pgnExtendedInfo: {score/depth seconds}).
@@ -156,9 +185,27 @@ fi
 # (undefined symbol tb_init_impl).
 # Each bachess keeps a ConnTrace (its own clock's account of every line), read
 # when a game is lost on time: see own_clock.
-TRACES=("$OUT/trace-first.log") FIRST_OPTIONS=(-firstInitString "new\nrandom\noption ConnTrace=$OUT/trace-first.log\n") SECOND_OPTIONS=()
+# Under wine the first is told its trace's path as Z:/... : a Windows program
+# reads /tmp/x as \tmp\x on its current drive, the drive of its working
+# folder, which is Z: (wine's drive for /) only while that folder is under no
+# other drive's (such as the prefix's drive_c); Z: names / in every prefix
+# wine makes. Forward slashes, which Windows takes as well: XBoard reads
+# backslashes in the init string as escapes (\n, and \t in Z:\tmp too).
+FIRST_TRACE=$OUT/trace-first.log SECOND_TRACE=$OUT/trace-second.log
+FIRST_TRACE_ARG=$FIRST_TRACE
+if $WINE; then FIRST_TRACE_ARG=Z:$FIRST_TRACE; fi
+TRACES=("$FIRST_TRACE") FIRST_OPTIONS=(-firstInitString "new\nrandom\noption ConnTrace=$FIRST_TRACE_ARG\n") SECOND_OPTIONS=()
+FIRST_PGN="" SECOND_PGN=""
 if [ -n "${XB_OPPONENT:-}" ] && [ "${XB_OPPONENT_UCI:-false}" != true ]; then
-    TRACES+=("$OUT/trace-second.log") SECOND_OPTIONS=(-secondInitString "new\nrandom\noption ConnTrace=$OUT/trace-second.log\n")
+    TRACES+=("$SECOND_TRACE") SECOND_OPTIONS=(-secondInitString "new\nrandom\noption ConnTrace=$SECOND_TRACE\n")
+    # Two bachess: a name of its own for each in the PGN (both start with
+    # "bachess", as scripts/match-verdict.sh wants), so that a game lost on
+    # time is judged by the trace of the engine the PGN says lost it. The
+    # traces' times do not compare across builds: under wine the clock is
+    # CLOCK_MONOTONIC_RAW's, which was 100 ms behind Linux's CLOCK_MONOTONIC
+    # after 3 hours of uptime, as much as a move takes at 5+0.05.
+    FIRST_PGN="bachess first (${WRAPPER:+$WRAPPER }$(basename "$1"))" SECOND_PGN="bachess second ($SECOND_NAME)"
+    FIRST_OPTIONS+=(-fn "$FIRST_PGN") SECOND_OPTIONS+=(-sn "$SECOND_PGN")
 fi
 [ "${XB_OPPONENT_UCI:-false}" = true ] &&
     SECOND=(-scp "$(cd "$(dirname "$XB_OPPONENT")" && pwd)/$(basename "$XB_OPPONENT")" -sUCI -egtFormats "")
@@ -185,7 +232,7 @@ if [ -n "${XB_MPS:-}" ]; then
     SIDE_MAX=$((BASE_SECONDS * ((MAX_MOVES + XB_MPS - 1) / XB_MPS + 1)))
 fi
 LIMIT=$((GAMES * (2 * SIDE_MAX + OVERHEAD) + START))
-echo "xboard-match: $GAMES games, bachess (CECP) vs $SECOND_NAME, $CONTROL_TEXT, pondering $PONDER; logs in $OUT"
+echo "xboard-match: $GAMES games, bachess (CECP${WRAPPER:+, through $WRAPPER}) vs $SECOND_NAME, $CONTROL_TEXT, pondering $PONDER; logs in $OUT"
 start=$(date +%s)
 cd "$OUT" || exit 2
 timeout "$LIMIT" xvfb-run -a xboard \
@@ -218,7 +265,12 @@ if [ -f "$PGN" ]; then
         case $verdict in
             FAIL*on\ time*) # XBoard's wall clock says bachess lost on time: its own clock judges
                 round=${verdict#FAIL round } round=${round%%,*} best=""
-                for trace in "${TRACES[@]}"; do # the bachess whose last turn began last
+                # The trace of the bachess the PGN names as the loser; without
+                # names, the bachess whose last turn began last.
+                judged=("${TRACES[@]}") loser=$(pgn_loser "$PGN" "$round")
+                if [ -n "$FIRST_PGN" ] && [ "$loser" = "$FIRST_PGN" ]; then judged=("$FIRST_TRACE"); fi
+                if [ -n "$SECOND_PGN" ] && [ "$loser" = "$SECOND_PGN" ]; then judged=("$SECOND_TRACE"); fi
+                for trace in "${judged[@]}"; do
                     [ -f "$trace" ] || continue
                     read -r what used had turn < <(own_clock "$trace" "$round")
                     [ "$what" = none ] && continue
@@ -244,6 +296,10 @@ if [ -f "$DEBUG" ]; then
     # (Game ends are judged from the PGN above, where each game names its players.)
     bad=$(grep -a -i -E "(${BACHESS_SIDES}) chess program .*exited unexpectedly|failed to start (${BACHESS_SIDES}) " "$DEBUG" | head -5)
     [ -z "$bad" ] || fail "xboard's debug log: $bad"
+    # The first engine's start-up as XBoard saw it (wine's, through wine):
+    # from XBoard's first line to it to the engine's first line.
+    answered=$(awk '/^[0-9]+ >first *:/ && s == "" { s = $1 } /^[0-9]+ <first *:/ && s != "" { print $1 - s; exit }' "$DEBUG")
+    echo "xboard-match: the first engine's first line came ${answered:-never} ms after XBoard's first"
     moves=$(grep -a -c -E '^[0-9]* <first *: *move ' "$DEBUG")
     pongs=$(grep -a -c -E '^[0-9]* <first *: *pong ' "$DEBUG")
     echo "xboard-match: bachess sent $moves moves and $pongs pongs"
