@@ -267,22 +267,23 @@ test-deps: build-deps
 	@scripts/install-test-deps.sh
 
 # `make test` runs its suites in two lanes side by side (the machine's two
-# cores; TEST_JOBS=1 runs them one after another): the Criterion suites and
-# the builds in one, the protocol, GUI and package suites in the other.
-# Suites that can collide stay in one lane: everything under xvfb-run
-# (`-a` picks a free display without a lock, so two at once can take the
-# same one), and the Windows match after cross-tests, which builds
-# bachess.exe. The binaries the suites share are built first (in parallel),
+# cores; TEST_JOBS=1 runs them one after another): the Criterion suites,
+# the builds and the short suites in one, the protocols, GUIs, package and
+# cross builds in the other. Suites that can collide stay in one lane:
+# everything under xvfb-run (`-a` picks a free display without a lock, so
+# two at once can take the same one), and cross-tests before the Windows
+# match, both building bachess.exe and using its wine prefix. The binaries the suites share are built first (in parallel),
 # so that no two lanes compile into the same directory. Each suite's output
 # is printed whole when it ends, with its wall time ("make test: SUITE
 # passed in N s"), so that where the time goes can be read from any run's
 # log. The optimised build runs everything at full test depth; the sanitizer
 # build runs the same tests once more with lighter perft depths.
 TEST_JOBS ?= 2
-TEST_LANE_BUILDS := deps-check unit-tests debug-tests sanitize-tests build-tests fuzz-short script-tests
-TEST_LANE_PROTOCOLS := tsan-tests book-interop annotate-test conformance-uci polyglot-match \
-	conformance-cecp xboard-match package-test console-tests memory-tests perft-counts \
-	bench-check cross-tests nnue-train-test selfplay-store-test syzygy-test web-tests
+TEST_LANE_BUILDS := deps-check unit-tests debug-tests sanitize-tests build-tests fuzz-short tsan-tests \
+	book-interop annotate-test console-tests memory-tests perft-counts bench-check nnue-train-test \
+	selfplay-store-test syzygy-test script-tests
+TEST_LANE_PROTOCOLS := conformance-uci polyglot-match conformance-cecp xboard-match package-test \
+	cross-tests windows-xboard-match web-tests
 TEST_SUITES := $(TEST_LANE_BUILDS) $(TEST_LANE_PROTOCOLS)
 TEST_BINARIES := $(EXE) $(BUILD)/release/unit-tests $(BUILD)/debug/unit-tests $(BUILD)/sanitize/unit-tests \
 	$(BUILD)/bachess-sanitize $(BUILD)/bachess-debug $(BUILD)/bachess-tsan
