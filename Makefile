@@ -268,8 +268,8 @@ test-deps: build-deps
 
 # `make test` runs its suites in two lanes side by side (the machine's two
 # cores; TEST_JOBS=1 runs them one after another): the Criterion suites,
-# the builds and the short suites in one, the protocols, GUIs, package and
-# cross builds in the other. Suites that can collide stay in one lane:
+# the builds, the web page and the short suites in one, the protocols, GUIs,
+# package and cross builds in the other. Suites that can collide stay in one lane:
 # everything under xvfb-run (`-a` picks a free display without a lock, so
 # two at once can take the same one), and cross-tests before the Windows
 # match, both building bachess.exe and using its wine prefix. The binaries the suites share are built first (in parallel),
@@ -281,9 +281,9 @@ test-deps: build-deps
 TEST_JOBS ?= 2
 TEST_LANE_BUILDS := deps-check unit-tests debug-tests sanitize-tests build-tests fuzz-short tsan-tests \
 	book-interop annotate-test console-tests memory-tests perft-counts bench-check nnue-train-test \
-	selfplay-store-test syzygy-test script-tests
+	selfplay-store-test syzygy-test web-tests script-tests
 TEST_LANE_PROTOCOLS := conformance-uci polyglot-match conformance-cecp xboard-match package-test \
-	cross-tests windows-xboard-match web-tests
+	cross-tests windows-xboard-match
 TEST_SUITES := $(TEST_LANE_BUILDS) $(TEST_LANE_PROTOCOLS)
 TEST_BINARIES := $(EXE) $(BUILD)/release/unit-tests $(BUILD)/debug/unit-tests $(BUILD)/sanitize/unit-tests \
 	$(BUILD)/bachess-sanitize $(BUILD)/bachess-debug $(BUILD)/bachess-tsan
