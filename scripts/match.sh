@@ -72,10 +72,10 @@
 #
 # THE RUNNER AND THE REFERENCE ENGINES ARE NOT PART OF THIS PROJECT. This script
 # neither builds nor installs anything. It expects:
-#   - cutechess-cli at $CUTECHESS (default: cutechess-cli on the PATH, else the
-#     path set below), or fastchess at $FASTCHESS (the same way)
-#     with --runner fastchess: both are built by hand outside this repository
-#     from their own upstream sources;
+#   - cutechess-cli at $CUTECHESS (default: cutechess-cli on the PATH), or
+#     fastchess at $FASTCHESS (default: fastchess on the PATH) with --runner
+#     fastchess: both are built by hand outside this repository from their
+#     own upstream sources;
 #   - the opponents from Debian packages (binaries in /usr/games):
 #       apt-get install stockfish fairymax phalanx sjeng hoichess gnuchess \
 #                       glaurung toga2 ethereal-chess
@@ -93,8 +93,8 @@ usage() {
 die() { echo "match.sh: $*" >&2; exit 2; }
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-CUTECHESS=${CUTECHESS:-$(command -v cutechess-cli || echo /work/tools/cutechess/build/cutechess-cli)}
-FASTCHESS=${FASTCHESS:-$(command -v fastchess || echo /work/tools/fastchess/fastchess)}
+CUTECHESS=${CUTECHESS:-$(command -v cutechess-cli || echo cutechess-cli)}
+FASTCHESS=${FASTCHESS:-$(command -v fastchess || echo fastchess)}
 
 PGN="" SPRT="" RUNNER=cutechess PROTO=uci NAME=bachess MARGIN=0 ADJ=0
 OPENINGS="$REPO/data/openings.epd" SRAND="" NODES="" TEST_OPTS=() TEST_ONLY_OPTS=()

@@ -24,6 +24,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 
@@ -59,7 +60,7 @@ def play_pair(args, plus, minus, seed):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default=os.path.join(ROOT, "bachess-tuning"))
-    ap.add_argument("--fastchess", default=os.environ.get("FASTCHESS", "/work/tools/fastchess/fastchess"))
+    ap.add_argument("--fastchess", default=os.environ.get("FASTCHESS", shutil.which("fastchess") or "fastchess"))
     ap.add_argument("--openings", default=os.path.join(ROOT, "data", "openings.epd"))
     ap.add_argument("--iterations", type=int, default=1000)
     ap.add_argument("--pairs", type=int, default=1)

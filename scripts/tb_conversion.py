@@ -23,6 +23,7 @@ import argparse
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -115,7 +116,7 @@ def main():
     ap.add_argument("--engine", default="./bachess")
     ap.add_argument("--positions", type=int, default=50)
     ap.add_argument("--tc", default="st=0.1 timemargin=200")
-    ap.add_argument("--runner", default="/work/tools/cutechess/build/cutechess-cli")
+    ap.add_argument("--runner", default=os.environ.get("CUTECHESS", shutil.which("cutechess-cli") or "cutechess-cli"))
     ap.add_argument("--out", default=tempfile.gettempdir())
     ap.add_argument("--sets", default=",".join(WON_SETS + ["draw:" + s for s in DRAWN_SETS]))
     ap.add_argument("--seed", type=int, default=18)
