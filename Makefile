@@ -269,11 +269,12 @@ test-deps: build-deps
 # `make test` runs its suites in two lanes side by side (the machine's two
 # cores; TEST_JOBS=1 runs them one after another): the Criterion suites,
 # the builds, the web page and the short suites in one, the protocols, GUIs,
-# package and cross builds in the other. Suites that can collide stay in one lane:
-# everything under xvfb-run (`-a` picks a free display without a lock, so
-# two at once can take the same one), and cross-tests before the Windows
-# match, both building bachess.exe and using its wine prefix. The binaries the suites share are built first (in parallel),
-# so that no two lanes compile into the same directory. Each suite's output
+# package and cross builds in the other. Suites that can collide stay in
+# one lane: everything under xvfb-run (`-a` picks a free display without a
+# lock, so two at once can take the same one), and cross-tests before the
+# Windows match, both building bachess.exe and using its wine prefix. The
+# binaries the suites share are built first (in parallel), so that no two
+# lanes compile into the same directory. Each suite's output
 # is printed whole when it ends, with its wall time ("make test: SUITE
 # passed in N s"), so that where the time goes can be read from any run's
 # log. The optimised build runs everything at full test depth; the sanitizer
@@ -476,8 +477,10 @@ CROSS_DIR := $(BUILD)/cross
 WINDOWS_EXE := $(CROSS_DIR)/windows/bachess.exe
 AARCH64_EXE := $(CROSS_DIR)/aarch64/bachess-aarch64
 cross-build = $(MAKE) --no-print-directory CC=$(1) BUILD=$(patsubst %/,%,$(dir $(2))) EXE=$(2) $(3) $(2) $(4)
+# bachess.exe as the cross tests and both Windows matches use it.
+windows-exe = $(call cross-build,x86_64-w64-mingw32-gcc-posix,$(WINDOWS_EXE),PLATFORM=windows ARCH=x86-64-v3)
 cross-tests: $(EXE)
-	$(call cross-build,x86_64-w64-mingw32-gcc-posix,$(WINDOWS_EXE),PLATFORM=windows ARCH=x86-64-v3)
+	$(windows-exe)
 	python3 tests/windows_test.py $(WINDOWS_EXE) $(RUN_EXE) $(CROSS_DIR)/windows
 	$(call cross-build,aarch64-linux-gnu-gcc,$(AARCH64_EXE),ARCH=aarch64,$(CROSS_DIR)/aarch64/release/cross-tests)
 	tests/aarch64_test.sh $(AARCH64_EXE) $(CROSS_DIR)/aarch64/release/cross-tests $(RUN_EXE) $(CROSS_DIR)/aarch64
@@ -502,7 +505,7 @@ cross-tests: $(EXE)
 # tested natively by xboard-match.
 WINE_ENV = WINEPREFIX=$(abspath $(CROSS_DIR)/windows/wine) WINEDEBUG=-all
 windows-xboard-match: $(EXE)
-	$(call cross-build,x86_64-w64-mingw32-gcc-posix,$(WINDOWS_EXE),PLATFORM=windows ARCH=x86-64-v3)
+	$(windows-exe)
 	$(WINE_ENV) WINEDLLOVERRIDES="mscoree,mshtml=" wineboot --init && $(WINE_ENV) wineserver --wait
 	$(WINE_ENV) XB_FIRST_WRAPPER=wine XB_OPPONENT=$(abspath $(EXE)) XB_TC=0:05 XB_INC=0.05 XB_PONDER=$${XB_PONDER:-false} \
 		scripts/xboard-match.sh $(WINDOWS_EXE) 10 $(CROSS_DIR)/windows/xboard-match
@@ -512,7 +515,7 @@ windows-xboard-match: $(EXE)
 # repository), so neither `make test` nor CI can run it; fails on a crash,
 # a time loss or an illegal move (152 s measured, docs/building.md).
 windows-match: $(EXE)
-	$(call cross-build,x86_64-w64-mingw32-gcc-posix,$(WINDOWS_EXE),PLATFORM=windows ARCH=x86-64-v3)
+	$(windows-exe)
 	python3 tests/windows_test.py $(WINDOWS_EXE) $(RUN_EXE) $(CROSS_DIR)/windows >/dev/null
 	WINEPREFIX=$(abspath $(CROSS_DIR)/windows/wine) WINEDEBUG=-all scripts/match.sh --runner fastchess \
 		--pgn $(abspath $(CROSS_DIR)/windows/match.pgn) --name bachess.exe \
