@@ -35,7 +35,10 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int move_overhead)
 {
-    budget->start = time_now_ms();
+    /* The GUI's clock runs from when it sent the command: the time spent
+     * before the search starts (a ponder search stopped and joined, the
+     * root probed in the tablebases) is the engine's too. */
+    budget->start = limits->clock_started > 0 ? limits->clock_started : time_now_ms();
     budget->soft = budget->hard = -1;
     if (limits->move_time > 0) {
         /* "Search exactly this long": no soft limit to stop early. */

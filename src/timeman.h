@@ -18,6 +18,8 @@ typedef struct {
     int64_t time[COLOR_NB], inc[COLOR_NB]; /* milliseconds; time < 0 means "no clock" */
     int moves_to_go;
     int64_t move_time;
+    int64_t clock_started; /* time_now_ms() when the GUI's clock began to run for
+                              this move, if known (0: when the search starts) */
     int depth;
     uint64_t nodes;      /* hard: the search stops at this count, mid-iteration */
     uint64_t soft_nodes; /* soft: no new iteration starts once this many are searched */

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 
 #include "timeman.h"
+#include "timer.h"
 
 static TimeBudget budget_for(int64_t time, int64_t inc, int moves_to_go, int overhead)
 {
@@ -100,4 +101,20 @@ Test(timeman, even_multipv_lines_do_not_stretch_the_soft_limit)
     SearchProgress unsettled = { .stable_iterations = 2, .best_move_share = 0.25, .lines = 1 };
     cr_assert_eq(timeman_scaled_soft(&b, &four), timeman_scaled_soft(&b, &one));
     cr_assert_gt(timeman_scaled_soft(&b, &unsettled), timeman_scaled_soft(&b, &one));
+}
+
+/* The budget runs from when the GUI's clock started (the command read),
+ * not from when the search could start after the last one was joined. */
+Test(timeman, budget_runs_from_when_the_clock_started)
+{
+    SearchLimits limits;
+    timeman_init_limits(&limits);
+    limits.time[WHITE] = 10000;
+    limits.inc[WHITE] = 100;
+    limits.clock_started = time_now_ms() - 40;
+    TimeBudget late, now = budget_for(10000, 100, 0, 30);
+    timeman_init(&late, &limits, WHITE, 30);
+    cr_assert_eq(late.start, limits.clock_started);
+    cr_assert_eq(late.hard, now.hard);
+    cr_assert_geq(now.start, late.start + 40);
 }

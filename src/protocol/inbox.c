@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timer.h"
 #include "tokens.h"
 
 typedef struct Node {
@@ -44,7 +45,7 @@ static void *reader_main(void *arg)
         char *copy = strdup(line);
         /* A line that cannot be stored is dropped; the GUI's next ping
          * will show that the engine is still alive. */
-        if (copy && !post((InboxEvent){ .kind = INBOX_LINE, .line = copy }))
+        if (copy && !post((InboxEvent){ .kind = INBOX_LINE, .line = copy, .read_ms = time_now_ms() }))
             free(copy);
     }
     /* The end of input must get through, or the front end waits forever. */

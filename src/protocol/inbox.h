@@ -12,6 +12,7 @@
  * for the next input line.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "types.h"
@@ -21,6 +22,7 @@ typedef enum { INBOX_LINE, INBOX_EOF, INBOX_BESTMOVE } InboxKind;
 typedef struct {
     InboxKind kind;
     char *line;         /* INBOX_LINE: the line, owned by the event */
+    int64_t read_ms;    /* INBOX_LINE: when it was read (time_now_ms) */
     unsigned tag;       /* INBOX_BESTMOVE: which search it came from */
     Move best, ponder;  /* INBOX_BESTMOVE */
 } InboxEvent;

@@ -18,6 +18,7 @@
 #include "protocol/frontend_options.h"
 #include "protocol/output.h"
 #include "score.h"
+#include "timer.h"
 #include "tokens.h"
 #include "tt.h"
 
@@ -319,6 +320,8 @@ static void go_perft(const Tokens *t)
 
 static void cmd_go(const Tokens *t)
 {
+    /* The GUI's clock runs from here, through the end of a search still running. */
+    int64_t clock_started = time_now_ms();
     finish_search("go");
     if (t->count >= 2 && strcmp(t->words[1], "perft") == 0) {
         go_perft(t);
@@ -326,6 +329,7 @@ static void cmd_go(const Tokens *t)
     }
     SearchLimits limits;
     timeman_init_limits(&limits);
+    limits.clock_started = clock_started;
     const Board *b = engine_board();
     bool bad_limit = false;
     static const char *NUMERIC[] = { "wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate" };

@@ -64,6 +64,8 @@ static struct {
     Activity activity;
     Move predicted;          /* pondering: the expected reply, played on the board */
     int64_t think_start;     /* when the engine's own clock started running */
+    int64_t line_read;       /* when the line being handled was read: the GUI
+                                starts the engine's clock when it sends it */
     XboardClock clock;
     bool own_score_valid;
     int own_score;           /* the score of the engine's last own move */
@@ -171,7 +173,7 @@ static void start_search(Activity kind, const SearchLimits *limits, bool quiet)
     atomic_store(&quiet_search, quiet);
     atomic_store(&shown_nps, kind == ANALYZING ? 0 : xb.clock.nps);
     xb.activity = kind;
-    xb.think_start = time_now_ms();
+    xb.think_start = limits->clock_started > 0 ? limits->clock_started : time_now_ms();
     engine_go(limits, (SearchReport){ on_info, on_bestmove, (void *)(uintptr_t)atomic_load(&generation) });
 }
 
@@ -200,6 +202,7 @@ static void think(void)
         return;
     SearchLimits limits;
     xboard_clock_limits(&xb.clock, engine_board(), &limits);
+    limits.clock_started = xb.line_read;
     start_search(THINKING, &limits, false);
 }
 
@@ -337,6 +340,7 @@ static void run_deferred(void)
     while (xb.deferred_count > 0 && xb.activity != THINKING) {
         char *line = xb.deferred[0];
         memmove(xb.deferred, xb.deferred + 1, sizeof *xb.deferred * (size_t)--xb.deferred_count);
+        xb.line_read = time_now_ms(); /* when it was read is not kept */
         handle_line(line);
         free(line);
     }
@@ -379,10 +383,11 @@ static void ponder_hit(void)
     xboard_pgn_move(xb.predicted, false); /* the expected move was played: it is real now */
     SearchLimits limits;
     xboard_clock_limits(&xb.clock, engine_board(), &limits);
+    limits.clock_started = xb.line_read;
     engine_ponderhit_with_clock(&limits);
     xb.activity = THINKING;
     xb.predicted = MOVE_NONE;
-    xb.think_start = time_now_ms();
+    xb.think_start = xb.line_read;
 }
 
 static void user_move(const char *text)
@@ -847,6 +852,7 @@ bool xboard_command(char *line)
             on_search_done(&e);
         inbox_event_free(&e);
     }
+    xb.line_read = time_now_ms();
     bool keep_going = handle_line(line);
     run_deferred();
     return keep_going;
@@ -859,6 +865,7 @@ int xboard_loop(const char *first_line)
     signal(SIGINT, SIG_IGN);
     setup();
     char *first = strdup(first_line);
+    xb.line_read = time_now_ms();
     bool running = first && handle_line(first);
     free(first);
     if (running && !inbox_start_reader(stdin)) {
@@ -868,6 +875,7 @@ int xboard_loop(const char *first_line)
     while (running) {
         InboxEvent e;
         inbox_take(&e, true);
+        xb.line_read = e.kind == INBOX_LINE ? e.read_ms : time_now_ms();
         if (e.kind == INBOX_LINE)
             running = handle_line(e.line);
         else if (e.kind == INBOX_BESTMOVE)
