@@ -337,6 +337,7 @@ syzygy-test: $(EXE)
 script-tests:
 	python3 tests/pgn_score_test.py
 	python3 tests/annotate_judge_test.py
+	python3 tests/time_iterations_test.py
 	tests/check_deps_test.sh
 	python3 tests/check_references_test.py
 

@@ -268,7 +268,8 @@ static void report_best(Thread *main_thread)
         SearchInfo info = { .depth = main_thread->completed_depth > 0 ? main_thread->completed_depth : 1,
                             .seldepth = main_thread->seldepth, .multipv = 1, .score = main_thread->best_score,
                             .bound = BOUND_EXACT, .nodes = search_total_nodes(s),
-                            .time_ms = time_now_ms() - s->budget.start, .hashfull = tt_hashfull() };
+                            .time_ms = time_now_ms() - s->budget.start, .hashfull = tt_hashfull(),
+                            .optimum_ms = -1 };
         info.pv[0] = best;
         info.pv_length = 1;
         if (ponder != MOVE_NONE)
@@ -287,7 +288,7 @@ static void report_no_moves(void)
         return;
     SearchInfo info = { .depth = 0, .multipv = 1, .bound = BOUND_EXACT,
                         .score = board_in_check(engine.game) ? -MATE : SCORE_DRAW,
-                        .time_ms = time_now_ms() - s->budget.start };
+                        .time_ms = time_now_ms() - s->budget.start, .optimum_ms = -1 };
     engine.client.on_info(&info, engine.client.context);
 }
 
@@ -380,7 +381,8 @@ static void *book_main(void *arg)
 {
     (void)arg;
     if (engine.client.on_info) {
-        SearchInfo info = { .depth = 0, .multipv = 1, .bound = BOUND_EXACT, .pv = { book_move_to_play }, .pv_length = 1 };
+        SearchInfo info = { .depth = 0, .multipv = 1, .bound = BOUND_EXACT, .optimum_ms = -1,
+                            .pv = { book_move_to_play }, .pv_length = 1 };
         engine.client.on_info(&info, engine.client.context);
     }
     if (engine.client.on_bestmove)

@@ -890,6 +890,7 @@ static void report_line(Thread *t, const RootLine *line, int index, int depth, i
         .depth = depth, .seldepth = line->seldepth, .multipv = index + 1, .score = line->score,
         .bound = bound, .nodes = search_total_nodes(s), .time_ms = time_now_ms() - s->budget.start,
         .hashfull = tt_hashfull(), .pv_length = line->pv_length, .tbhits = search_total_tbhits(s),
+        .optimum_ms = t->optimum_ms,
     };
     /* At a root in the tables the score is the tables' verdict, unless the
      * search has found the mate itself. */
@@ -1087,6 +1088,7 @@ void search_iterate(Thread *t)
     t->best_move = t->ponder_move = MOVE_NONE;
     t->completed_depth = 0;
     t->pv_index = 0;
+    t->optimum_ms = -1;
     memset(&t->stats, 0, sizeof t->stats);
     evaluator_start(&t->eval, &t->board);
     for (int i = 0; i < MAX_MULTIPV; i++)
@@ -1111,23 +1113,23 @@ void search_iterate(Thread *t)
         if (t->id != 0)
             continue;
 
+        update_progress(t, &progress, previous_best, depth > 1 ? previous_score - score : 0, lines);
+        previous_best = t->best_move;
+        /* After `pondering`: a ponder hit stores the clock's start and
+         * budget before it clears the flag, so both are the new ones. */
+        bool clock_running = !atomic_load(&s->pondering);
+        t->optimum_ms = clock_running ? timeman_scaled_soft(&s->budget, &progress) : -1;
         for (int i = 0; i < lines; i++)
             report_line(t, &t->lines[i], i, depth, BOUND_EXACT);
+        t->optimum_ms = -1; /* reports inside the next iteration have none */
         if (atomic_load(&s->stop))
             break;
         if (mate_limit_reached(&s->limits, score))
             break;
         if (soft_node_limit_reached(s))
             break;
-        update_progress(t, &progress, previous_best, depth > 1 ? previous_score - score : 0, lines);
-        previous_best = t->best_move;
-        if (!atomic_load(&s->pondering)) {
-            /* After `pondering`: a ponder hit stores the clock's start and
-             * budget before it clears the flag, so both are the new ones. */
-            int64_t elapsed = time_now_ms() - atomic_load(&s->clock_start);
-            if (timeman_soft_stop(&s->budget, elapsed, &progress))
-                break;
-        }
+        if (clock_running && timeman_soft_stop(&s->budget, time_now_ms() - atomic_load(&s->clock_start), &progress))
+            break;
         previous_score = score;
     }
     assert(t->eval.depth == 0); /* every push had its pop */

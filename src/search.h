@@ -57,6 +57,10 @@ typedef struct {
     int64_t time_ms;
     int hashfull;
     uint64_t tbhits;
+    /* After a finished iteration of a timed search: the soft limit as the
+     * time manager scaled it then, in ms from the clock's start; the search
+     * deepens while `time_ms` is below it. -1 when there is none. */
+    int64_t optimum_ms;
     Move pv[MAX_PLY];
     int pv_length;
 } SearchInfo;
@@ -109,6 +113,7 @@ typedef struct Thread {
     int best_score;
     int pv_index;                /* which multi-PV line is being searched */
     RootLine lines[MAX_MULTIPV];
+    int64_t optimum_ms;          /* the scaled soft limit of the last iteration, shown in its report */
     uint64_t root_move_nodes[SQUARE_NB][SQUARE_NB]; /* nodes spent below each root move, this search */
     SearchStats stats;
     struct SearchShared *shared;

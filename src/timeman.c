@@ -91,6 +91,8 @@ static double one_line_share(const SearchProgress *p)
 
 int64_t timeman_scaled_soft(const TimeBudget *budget, const SearchProgress *p)
 {
+    if (budget->soft < 0)
+        return -1;
     int stable = p->stable_iterations < STABILITY_STEPS ? p->stable_iterations : STABILITY_STEPS - 1;
     double share = one_line_share(p);
     double stability = STABILITY_PERCENT[stable] / 100.0;
@@ -104,7 +106,6 @@ int64_t timeman_scaled_soft(const TimeBudget *budget, const SearchProgress *p)
 
 bool timeman_soft_stop(const TimeBudget *budget, int64_t elapsed, const SearchProgress *progress)
 {
-    if (budget->soft < 0)
-        return false;
-    return elapsed >= timeman_scaled_soft(budget, progress);
+    int64_t optimum = timeman_scaled_soft(budget, progress);
+    return optimum >= 0 && elapsed >= optimum;
 }

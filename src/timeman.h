@@ -44,7 +44,8 @@ typedef struct {
 
 void timeman_init_limits(SearchLimits *limits);
 void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int move_overhead);
-/* The soft limit as scaled for this state of the search, in milliseconds. */
+/* The soft limit as scaled for this state of the search, in milliseconds
+ * (-1: the budget has none). */
 int64_t timeman_scaled_soft(const TimeBudget *budget, const SearchProgress *progress);
 /* Should the deepening loop stop after an iteration, `elapsed` ms in? */
 bool timeman_soft_stop(const TimeBudget *budget, int64_t elapsed, const SearchProgress *progress);

@@ -91,6 +91,20 @@ Test(timeman, fixed_move_time_is_kept_exactly)
     cr_assert_lt(b.soft, 0);
 }
 
+/* Without a soft limit (a move time, a depth) there is no optimum to show
+ * (`debug on`) and nothing ends the deepening between iterations. */
+Test(timeman, no_soft_limit_has_no_optimum)
+{
+    SearchLimits limits;
+    timeman_init_limits(&limits);
+    limits.move_time = 1000;
+    TimeBudget b;
+    timeman_init(&b, &limits, WHITE, 30);
+    SearchProgress unsettled = { .stable_iterations = 0, .best_move_share = 0.1, .lines = 1, .score_drop = 80 };
+    cr_assert_eq(timeman_scaled_soft(&b, &unsettled), -1);
+    cr_assert_not(timeman_soft_stop(&b, 1000000, &unsettled));
+}
+
 /* Four multi-PV lines that share the nodes evenly are as settled as one
  * line that took them all: the soft limit is the same, not 1.6 times it. */
 Test(timeman, even_multipv_lines_do_not_stretch_the_soft_limit)

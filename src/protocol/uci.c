@@ -37,6 +37,12 @@ static void uci_error(const char *format, const char *detail)
  * still winding down. */
 static atomic_bool bestmove_sent = true;
 
+/* `debug on`: each finished iteration of a timed search is followed by
+ * `info string optimum MS`, the time the search may deepen to, as the time
+ * manager scaled it then (scripts/time-iterations.py reads it). Read by the
+ * search thread, set by the command reader. */
+static atomic_bool debug_mode;
+
 /* Commands strictly in order, one bestmove per go: a command that changes
  * the engine's state (setoption, ucinewgame, position, go) first ends a
  * running search, as `stop` would (setoption SyzygyPath excepted: below), so that its bestmove goes out before
@@ -128,6 +134,8 @@ static void on_info(const SearchInfo *info, void *context)
              info->bound == BOUND_LOWER ? " lowerbound" : info->bound == BOUND_UPPER ? " upperbound" : "",
              (unsigned long long)info->nodes, (unsigned long long)nps, info->hashfull, (unsigned long long)info->tbhits,
              (long long)info->time_ms, *pv ? " pv" : "", pv);
+    if (info->optimum_ms >= 0 && info->multipv == 1 && atomic_load(&debug_mode))
+        out_line("info string optimum %lld", (long long)info->optimum_ms);
 }
 
 /* The game log's state (see "the game log" below). */
@@ -424,6 +432,15 @@ static void cmd_display(void)
     out_line("Key: %016llx", (unsigned long long)board_key(b));
 }
 
+static void cmd_debug(const Tokens *t)
+{
+    const char *mode = t->count > 1 ? t->words[1] : "";
+    if (strcmp(mode, "on") == 0 || strcmp(mode, "off") == 0)
+        atomic_store(&debug_mode, strcmp(mode, "on") == 0);
+    else
+        uci_error("debug takes on or off, not '%.64s'", mode);
+}
+
 bool uci_command(char *line)
 {
     out_trace_input(line);
@@ -462,7 +479,9 @@ bool uci_command(char *line)
         keep_going = false;
     else if (strcmp(cmd, "d") == 0)
         cmd_display();
-    else if (strcmp(cmd, "debug") == 0 || strcmp(cmd, "register") == 0)
+    else if (strcmp(cmd, "debug") == 0)
+        cmd_debug(&t);
+    else if (strcmp(cmd, "register") == 0)
         ;
     else
         uci_error("unknown command '%.64s'", cmd);

@@ -1685,6 +1685,38 @@ def t_eval_file_kept():
         check(got == builtin, "EvalFile <empty> does not give the built-in net back: %r, not %r" % (got, builtin))
 
 
+
+@scenario("62 debug on: each finished iteration of a timed search shows its optimum")
+def t_debug_optimum():
+    e = start()
+    fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9"
+    e.send("setoption name OwnBook value false")
+    e.send("position fen " + fen)
+    expect_error(e, "debug")
+    expect_error(e, "debug sometimes")
+    e.send("debug on")
+    s = go(e, "go wtime 2000 btime 2000 winc 20 binc 20")
+    optimums = [i for i, l in enumerate(s.lines) if l.startswith("info string optimum")]
+    check(optimums, "no 'info string optimum' line with debug on: %r" % s.lines[-4:])
+    times = []
+    for i in optimums:
+        info = parse_info(s.lines[i - 1]) if i > 0 else {}
+        check(s.lines[i - 1].startswith("info depth") and info.get("pv") and "bound" not in info,
+              "'%s' does not follow a finished iteration's line: %r" % (s.lines[i], s.lines[i - 1]))
+        optimum = s.lines[i].split()[3]
+        check(optimum.isdigit(), "optimum %r is not a count of ms" % optimum)
+        times.append((info["time"], int(optimum)))
+    # The search deepens while an iteration ends before its optimum: every
+    # iteration but the last it shows ended before it.
+    early = [t for t in times[:-1] if t[0] >= t[1]]
+    check(not early, "the search went on past its optimum (time, optimum): %r" % early)
+    untimed = go(e, "go depth 4")
+    check(not [l for l in untimed.lines if "optimum" in l], "an optimum without a clock: %r" % untimed.lines)
+    e.send("debug off")
+    quiet = go(e, "go wtime 2000 btime 2000 winc 20 binc 20")
+    check(not [l for l in quiet.lines if "optimum" in l], "an optimum with debug off: %r" % quiet.lines)
+    check_legal(quiet.best, fen)
+
 def main():
     global BINARY, RNG
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
