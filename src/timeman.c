@@ -15,9 +15,9 @@ void timeman_init_limits(SearchLimits *limits)
  * left, with the increment of INC_MOVES of them counted in. */
 enum { MOVES_HORIZON = 50, INC_MOVES = 25 };
 /* The optimum and the most one move may take, in tenths of an even share
- * of the time: 2.5 and 10 shares without moves to go; with moves to go,
+ * of the time: 2 and 10 shares without moves to go; with moves to go,
  * 1.8 shares of time / (moves to go + 5) and 10 of time / (moves + 10). */
-enum { SOFT_TENTHS = 25, HARD_TENTHS = 100, MTG_SOFT_TENTHS = 18, MTG_SOFT_EXTRA = 5, MTG_HARD_EXTRA = 10 };
+enum { SOFT_TENTHS = 20, HARD_TENTHS = 100, MTG_SOFT_TENTHS = 18, MTG_SOFT_EXTRA = 5, MTG_HARD_EXTRA = 10 };
 /* Never more than this share of what is left (tenths; more for the last
  * move of a period): a loaded machine can stall the engine for a while. */
 enum { HARD_CAP_TENTHS = 5, LAST_MOVE_HARD_CAP_TENTHS = 8 };

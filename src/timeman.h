@@ -4,7 +4,7 @@
  * (or a fixed move time) it derives two limits: an optimum ("soft") one,
  * checked between iterations of the deepening loop, and a hard one, checked
  * while searching (never lose on time). The optimum is a share of the clock
- * (about 1/20 of what is left plus most of the increment, in sudden death);
+ * (1/25 of what is left plus the increment, in sudden death);
  * after each iteration it is scaled by how the search is going: shorter
  * when the best move has stayed the same for several iterations and holds
  * most of the nodes, longer when it keeps changing, when the other moves

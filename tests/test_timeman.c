@@ -80,13 +80,19 @@ Test(timeman, reserve_changes_nothing_on_a_long_clock)
     }
 }
 
-Test(timeman, fixed_move_time_is_kept_exactly)
+static TimeBudget move_time_budget(int64_t move_time, int overhead)
 {
     SearchLimits limits;
     timeman_init_limits(&limits);
-    limits.move_time = 1000;
-    TimeBudget b;
-    timeman_init(&b, &limits, WHITE, 30);
+    limits.move_time = move_time;
+    TimeBudget budget;
+    timeman_init(&budget, &limits, WHITE, overhead);
+    return budget;
+}
+
+Test(timeman, fixed_move_time_is_kept_exactly)
+{
+    TimeBudget b = move_time_budget(1000, 30);
     cr_assert_eq(b.hard, 970);
     cr_assert_lt(b.soft, 0);
 }
@@ -95,11 +101,7 @@ Test(timeman, fixed_move_time_is_kept_exactly)
  * (`debug on`) and nothing ends the deepening between iterations. */
 Test(timeman, no_soft_limit_has_no_optimum)
 {
-    SearchLimits limits;
-    timeman_init_limits(&limits);
-    limits.move_time = 1000;
-    TimeBudget b;
-    timeman_init(&b, &limits, WHITE, 30);
+    TimeBudget b = move_time_budget(1000, 30);
     SearchProgress unsettled = { .stable_iterations = 0, .best_move_share = 0.1, .lines = 1, .score_drop = 80 };
     cr_assert_eq(timeman_scaled_soft(&b, &unsettled), -1);
     cr_assert_not(timeman_soft_stop(&b, 1000000, &unsettled));
