@@ -1117,8 +1117,7 @@ void search_iterate(Thread *t)
         previous_best = t->best_move;
         /* After `pondering`: a ponder hit stores the clock's start and
          * budget before it clears the flag, so both are the new ones. */
-        bool clock_running = !atomic_load(&s->pondering);
-        t->optimum_ms = clock_running ? timeman_scaled_soft(&s->budget, &progress) : -1;
+        t->optimum_ms = atomic_load(&s->pondering) ? -1 : timeman_scaled_soft(&s->budget, &progress);
         for (int i = 0; i < lines; i++)
             report_line(t, &t->lines[i], i, depth, BOUND_EXACT);
         t->optimum_ms = -1; /* reports inside the next iteration have none */
@@ -1128,7 +1127,8 @@ void search_iterate(Thread *t)
             break;
         if (soft_node_limit_reached(s))
             break;
-        if (clock_running && timeman_soft_stop(&s->budget, time_now_ms() - atomic_load(&s->clock_start), &progress))
+        if (!atomic_load(&s->pondering)
+            && timeman_soft_stop(&s->budget, time_now_ms() - atomic_load(&s->clock_start), &progress))
             break;
         previous_score = score;
     }
