@@ -28,36 +28,16 @@ logged, `--replay FILE` reports on them again without playing.
 """
 import argparse
 import json
+import os
 import statistics
-import subprocess
+import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+from engine_pipe import EnginePipe  # noqa: E402
 
 UNIFORM = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 PREDICTED = ((1.5, 1.0), (2.0, 1.0), (2.0, 1.25), (2.0, 1.5))
-
-
-class Engine:
-    def __init__(self, command):
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def read_until(self, prefix):
-        """The lines up to and including the first that starts with `prefix`."""
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"the engine ended before '{prefix}'")
-            lines.append(line.rstrip("\n"))
-            if line.startswith(prefix):
-                return lines
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
 
 
 def iterations(lines):
@@ -79,14 +59,14 @@ def play(engine, fen, plies, base_ms, inc_ms):
     """The iterations of every move of one game that stopped on its optimum."""
     engine.send("ucinewgame")
     engine.send("isready")
-    engine.read_until("readyok")
+    engine.until("^readyok")
     clock, moves, searches = [base_ms, base_ms], [], []
     for ply in range(plies):
         side = ply % 2
         engine.send(f"position fen {fen} moves {' '.join(moves)}".rstrip())
         started = time.monotonic()
         engine.send(f"go wtime {clock[0]} btime {clock[1]} winc {inc_ms} binc {inc_ms}")
-        lines = engine.read_until("bestmove")
+        lines = engine.until("^bestmove")
         clock[side] += inc_ms - int((time.monotonic() - started) * 1000)
         found = iterations(lines)
         if found and found[-1][1] >= found[-1][2]:
@@ -175,13 +155,14 @@ def main():
         return
     base, _, inc = args.tc.partition("+")
     fens = [line.strip() for line in open(args.openings) if line.strip()][:args.games]
-    engine = Engine([args.engine])
+    # No search outlasts the whole clock; the margin is for starting up.
+    engine = EnginePipe([args.engine], timeout=float(base) + float(inc or 0) * args.plies + 30)
     for line in ("uci", "setoption name OwnBook value false", "setoption name Hash value 16", "debug on"):
         engine.send(line)
     searches = []
     for fen in fens:
         searches += play(engine, fen, args.plies, int(float(base) * 1000), int(float(inc or 0) * 1000))
-    engine.close()
+    engine.quit()
     title = f"{args.engine}, {len(fens)} games of {args.plies} plies at {args.tc}, times in ms"
     if args.save:
         with open(args.save, "w") as f:

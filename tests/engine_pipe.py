@@ -1,6 +1,6 @@
 """engine_pipe.py — an engine process spoken to line by line through its
-pipes, for the tests that drive an engine themselves (tests/syzygy_test.py,
-tests/tb_conversion_test.py)."""
+pipes, for the tests and scripts that drive an engine themselves
+(tests/syzygy_test.py, tests/tb_conversion_test.py, scripts/time-iterations.py)."""
 import os
 import re
 import select
