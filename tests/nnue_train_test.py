@@ -21,7 +21,9 @@ trains a small network on them, and then
      evaluates exactly as Python does, with the kings on either wing; started
      from a net that does not mirror (--init, no epoch), it evaluates a board
      with both kings on the e- to h-files as the old net does, and one with
-     both on the a- to d-files as the old net evaluates its mirror image.
+     both on the a- to d-files as the old net evaluates its mirror image;
+ 10. the learning rate keeps its old steps without --final-lr, and with it
+     falls by one factor an epoch from --lr to --final-lr; such a run learns.
 
     /usr/bin/python3 tests/nnue_train_test.py ./bachess
 """
@@ -121,6 +123,25 @@ def check_king_mirroring(engine, data_path, plain_path, pieces, stm, work):
           f"--init of a plain net into a mirroring one, no epoch: on {compared} boards with both kings on one wing the "
           "engine evaluates as the plain net does (e- to h-files) or its mirror image (a- to d-files)"
           + (f"; first wrong {wrong[0]}" if wrong else ""))
+
+
+def check_learning_rate(data_path, work):
+    step = train.argparse.Namespace(lr=0.01, final_lr=0.0, epochs=8)
+    steps = [train.learning_rate(step, e) for e in range(1, 9)]
+    check(steps == [0.01] * 6 + [0.01 * 0.3] * 2, f"without --final-lr: 0.3 x the rate in the last quarter {steps}")
+    decay = train.argparse.Namespace(lr=0.01, final_lr=0.0001, epochs=5)
+    rates = [train.learning_rate(decay, e) for e in range(1, 6)]
+    ratios = [b / a for a, b in zip(rates, rates[1:])]
+    check(abs(rates[0] - 0.01) < 1e-12 and abs(rates[-1] - 0.0001) < 1e-12
+          and max(ratios) - min(ratios) < 1e-9 and abs(ratios[0] - 0.1 ** 0.5) < 1e-9,
+          f"--final-lr: from --lr to --final-lr by one factor an epoch {rates}")
+    decay_path = os.path.join(work, "decay.nnue")
+    train.main([data_path, "--out", decay_path, "--hidden", "32", "--epochs", "4", "--batch", "256",
+                "--lr", "0.01", "--final-lr", "0.001", "--seed", "3"])
+    log = open(decay_path + ".log").read()
+    held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
+    check("lr 0.01 falling to 0.001" in log and len(held) == 5 and held[-1] < held[0],
+          f"a run with --final-lr learns and says so in its log: {held[0]:.5f} -> {held[-1]:.5f}")
 
 
 def main(engine):
@@ -266,6 +287,7 @@ def main(engine):
     check(not widened_wrong, "--init of a one-bucket net into 4 buckets, no epoch: the engine evaluates every "
           "position as with the one-bucket net" + (f"; first mismatch {widened_wrong[0]}" if widened_wrong else ""))
     check_king_mirroring(engine, data_path, net_path, pieces, stm, work)
+    check_learning_rate(data_path, work)
     print(f"{len(passes)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

@@ -5,6 +5,7 @@
         [--hidden 32] [--epochs 10] [--batch 16384] [--lr 0.001] [--lambda 0.5]
         [--k 400] [--positions N] [--seed 1] [--crelu] [--threads N] [--init NET.nnue]
         [--mirror] [--no-bias-correction] [--output-buckets B] [--king-mirroring]
+        [--final-lr LR]
 
 DATA is the self-play store (data/selfplay: every chunk of its manifest, or
 with --store-nodes N those searched at N nodes a move), a chunk of it
@@ -28,6 +29,11 @@ with probability 1/2 each time it is drawn, so that the network sees both
 images of a position: the records keep no castling rights, and without them
 the mirror image has the same score and result. The held-out set is never
 mirrored, so its loss stays comparable with a run without --mirror.
+
+The learning rate is --lr, and 0.3 times it in the last quarter of the
+epochs; with --final-lr it falls instead by the same factor every epoch,
+from --lr in the first to --final-lr in the last (a geometric decay, which
+lets the weights settle at a small step after the large early ones).
 
 --init starts from a network file's weights instead of random ones (its
 width and activation must match): a network can go on learning from new
@@ -133,6 +139,15 @@ def loaded_blas():
     return ", ".join(names) or "none loaded"
 
 
+def learning_rate(args, epoch):
+    """The learning rate of an epoch (1-based): see the module's text."""
+    if args.final_lr <= 0:
+        return args.lr * (0.3 if epoch > 0.75 * args.epochs else 1.0)
+    if args.epochs == 1:
+        return args.lr
+    return args.lr * (args.final_lr / args.lr) ** ((epoch - 1) / (args.epochs - 1))
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", nargs="+")
@@ -144,6 +159,8 @@ def main(argv):
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--batch", type=int, default=16384)
     ap.add_argument("--lr", type=float, default=0.001)
+    ap.add_argument("--final-lr", type=float, default=0.0,
+                    help="decay the learning rate geometrically to this in the last epoch")
     ap.add_argument("--lambda", dest="lam", type=float, default=0.5)
     ap.add_argument("--k", type=float, default=400.0)
     ap.add_argument("--positions", type=int, default=0, help="use at most this many (0: all)")
@@ -180,7 +197,8 @@ def main(argv):
         + (f", {args.output_buckets} output buckets by piece count" if args.output_buckets > 1 else "")
         + (", mirrored by each king's wing" if args.king_mirroring else "")
         + f"; K {args.k}, lambda {args.lam}, "
-        f"lr {args.lr}, batch {args.batch}, seed {args.seed}, torch {torch.__version__}, {args.threads} thread(s)"
+        f"lr {args.lr}" + (f" falling to {args.final_lr}" if args.final_lr > 0 else "")
+        + f", batch {args.batch}, seed {args.seed}, torch {torch.__version__}, {args.threads} thread(s)"
         + (", mirrored left to right at random" if args.mirror else ""))
     say(f"blas: {loaded_blas()}")
     # A generator of its own, so that --mirror leaves the shuffling as it was.
@@ -209,7 +227,7 @@ def main(argv):
         start, seen, total = time.time(), 0, 0.0
         shuffled = rng.permutation(train_idx)  # shuffled every epoch: never game order
         for lr_step in optimiser.param_groups:
-            lr_step["lr"] = args.lr * (0.3 if epoch > 0.75 * args.epochs else 1.0)
+            lr_step["lr"] = learning_rate(args, epoch)
         for at in range(0, len(shuffled), args.batch):
             idx = np.sort(shuffled[at:at + args.batch])
             mirror = mirror_rng.random(len(idx)) < 0.5 if mirror_rng else None
