@@ -18,7 +18,7 @@ set -eu
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 recipe=${1:-$root/nets/default.recipe}
-out=${2:-$root/build/net}
+out=${2:-$root/build/make-net}  # not build/net: the Makefile's stamp of the net built in
 expected=${3:-$root/nets/default.nnue}
 store=${BACHESS_STORE:-$root/data/selfplay}
 
