@@ -33,12 +33,17 @@ enum { RESERVE_OVERHEADS = 5 };
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
+int64_t timeman_clock_start(const SearchLimits *limits)
+{
+    return limits->clock_started > 0 ? limits->clock_started : time_now_ms();
+}
+
 void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int move_overhead)
 {
     /* The GUI's clock runs from when it sent the command: the time spent
      * before the search starts (a ponder search stopped and joined, the
      * root probed in the tablebases) is the engine's too. */
-    budget->start = limits->clock_started > 0 ? limits->clock_started : time_now_ms();
+    budget->start = timeman_clock_start(limits);
     budget->soft = budget->hard = -1;
     if (limits->move_time > 0) {
         /* "Search exactly this long": no soft limit to stop early. */

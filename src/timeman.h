@@ -43,6 +43,9 @@ typedef struct {
 } SearchProgress;
 
 void timeman_init_limits(SearchLimits *limits);
+/* When the clock for this move began to run: the GUI's time if the protocol
+ * knows it, else now. */
+int64_t timeman_clock_start(const SearchLimits *limits);
 void timeman_init(TimeBudget *budget, const SearchLimits *limits, Color us, int move_overhead);
 /* The soft limit as scaled for this state of the search, in milliseconds
  * (-1: the budget has none). */

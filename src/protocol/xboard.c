@@ -173,7 +173,7 @@ static void start_search(Activity kind, const SearchLimits *limits, bool quiet)
     atomic_store(&quiet_search, quiet);
     atomic_store(&shown_nps, kind == ANALYZING ? 0 : xb.clock.nps);
     xb.activity = kind;
-    xb.think_start = limits->clock_started > 0 ? limits->clock_started : time_now_ms();
+    xb.think_start = timeman_clock_start(limits);
     engine_go(limits, (SearchReport){ on_info, on_bestmove, (void *)(uintptr_t)atomic_load(&generation) });
 }
 
