@@ -226,7 +226,7 @@ $(BUILD)/bachess-tsan: $(call objects,tsan,$(SOURCES))
 
 # The cross builds' tests (tests/cross/): the evaluator's and the perft
 # tests, against a stand-in for Criterion, which Debian has only natively.
-CROSS_TEST_SOURCES := tests/test_nnue.c tests/test_perft.c tests/test_support.c tests/cross/runner.c
+CROSS_TEST_SOURCES := tests/test_nnue.c tests/test_nnue_king_buckets.c tests/test_nnue_support.c tests/test_perft.c tests/test_support.c tests/cross/runner.c
 ifneq ($(CROSS),)
 $(BUILD)/release/tests/%.o: OBJECT_FLAGS = -Itests/cross
 endif

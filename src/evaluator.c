@@ -56,8 +56,8 @@ void evaluator_push_null(EvalState *e)
 
 /* Brings one perspective of the current ply's accumulator (of board b) up
  * to date: from the nearest computed one below it, or afresh when a move
- * on the way took this perspective's king across a mirroring net's d/e
- * line. */
+ * on the way changed this perspective's view (its king across a mirroring
+ * net's d/e line, or into another king bucket). */
 static void bring_up_to_date(EvalState *e, const Board *b, Color perspective)
 {
     int ply = e->depth;

@@ -3,7 +3,8 @@
  * perft suite, the vectorised code against the portable code, the output
  * buckets (version 2: chosen by the piece count; version 1 is one), and the
  * Evaluation/EvalFile options. The network here has random weights: these
- * are tests of the machinery, not of the net's chess. */
+ * are tests of the machinery, not of the net's chess. King buckets
+ * (version 4) have their own file, test_nnue_king_buckets.c. */
 #include <criterion/criterion.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "nnue/accumulator.h"
 #include "nnue/default_net.h"
 #include "nnue/network.h"
+#include "nnue_support.h"
 #include "options.h"
 #include "score.h"
 #include "support.h"
@@ -26,57 +28,16 @@
 static void setup(void) { board_init(); }
 TestSuite(nnue, .init = setup, .timeout = 120);
 
-enum { TEST_HIDDEN = 64 };
-
-/* Output bucket k's bias in the random networks: each bucket's differs. */
-static int32_t test_output_bias(int bucket) { return 1234 + 1000 * bucket; }
-
-/* A network file with seeded random weights, as bytes: version 1 when
- * `buckets` is 0, otherwise version 2 with that many output buckets, or
- * version 3 when it mirrors by the king. The same seed gives the same input
- * layer and first bucket in every version. */
-static unsigned char *random_net_file(int hidden, int activation, int buckets, bool king_mirroring, uint64_t seed,
-                                         size_t *size)
-{
-    int version = king_mirroring ? 3 : buckets ? 2 : 1, count = buckets ? buckets : 1;
-    size_t header_size = version == 1 ? NNUE_HEADER_SIZE_V1 : version == 2 ? NNUE_HEADER_SIZE_V2 : NNUE_HEADER_SIZE;
-    size_t weights = (size_t)NNUE_INPUTS * hidden + hidden + 2 * (size_t)hidden * (size_t)count;
-    *size = header_size + 2 * weights + 4 * (size_t)count;
-    unsigned char *data = calloc(1, *size);
-    cr_assert_not_null(data);
-    TestRng rng = { seed };
-    unsigned char *p = data + header_size;
-    for (size_t i = 0; i < weights; i++) {
-        bool output = i >= (size_t)NNUE_INPUTS * hidden + hidden;
-        int v = output ? rng_below(&rng, 255) - 127 : rng_below(&rng, 161) - 80;
-        p[2 * i] = (unsigned char)(v & 0xff);
-        p[2 * i + 1] = (unsigned char)((v >> 8) & 0xff);
-    }
-    for (int k = 0; k < count; k++) {
-        int32_t bias = test_output_bias(k);
-        memcpy(p + 2 * weights + 4 * (size_t)k, &bias, 4); /* little-endian machine */
-    }
-    uint32_t header[10] = { (uint32_t)version, NNUE_INPUTS, (uint32_t)hidden, (uint32_t)activation, 255, 64, 400,
-                            network_checksum(p, *size - header_size), (uint32_t)count, king_mirroring };
-    memcpy(data, "BACHNNUE", 8);
-    memcpy(data + 8, header, header_size - 8);
-    return data;
-}
-
 static unsigned char *random_net_bytes(int hidden, int activation, uint64_t seed, size_t *size)
 {
-    return random_net_file(hidden, activation, 0, false, seed, size);
+    return test_net_file(&(TestNetSpec){ .hidden = hidden, .activation = activation, .seed = seed }, size);
 }
 
+/* A random network of version 1 (`buckets` 0), 2 or 3 (mirroring). */
 static Network load_random_net(int activation, int buckets, bool king_mirroring)
 {
-    size_t size;
-    unsigned char *bytes = random_net_file(TEST_HIDDEN, activation, buckets, king_mirroring, 42, &size);
-    Network net = { 0 };
-    char error[256];
-    cr_assert(network_load_bytes(&net, bytes, size, error, sizeof error), "%s", error);
-    free(bytes);
-    return net;
+    return test_net_load(&(TestNetSpec){ .hidden = TEST_HIDDEN, .activation = activation, .output_buckets = buckets,
+                                         .king_mirroring = king_mirroring, .seed = 42 });
 }
 
 static Network load_random_with_buckets(int activation, int buckets)
@@ -85,7 +46,6 @@ static Network load_random_with_buckets(int activation, int buckets)
 }
 
 static Network load_random(int activation) { return load_random_with_buckets(activation, 0); }
-
 
 static char *write_temp(const unsigned char *bytes, size_t size)
 {
@@ -144,12 +104,13 @@ Test(nnue, a_version_1_file_evaluates_as_a_one_bucket_version_2_file)
 Test(nnue, a_version_2_file_evaluates_as_a_version_3_file_without_mirroring)
 {
     size_t size;
-    unsigned char *bytes = random_net_file(TEST_HIDDEN, ACTIVATION_SCRELU, 4, false, 42, &size);
+    unsigned char *bytes = test_net_file(
+        &(TestNetSpec){ .hidden = TEST_HIDDEN, .activation = ACTIVATION_SCRELU, .output_buckets = 4, .seed = 42 }, &size);
     bytes[8] = 3; /* the same net as version 3, its mirroring flag 0 */
     unsigned char *v3 = calloc(1, size + 4);
     cr_assert_not_null(v3);
     memcpy(v3, bytes, NNUE_HEADER_SIZE_V2);
-    memcpy(v3 + NNUE_HEADER_SIZE, bytes + NNUE_HEADER_SIZE_V2, size - NNUE_HEADER_SIZE_V2);
+    memcpy(v3 + NNUE_HEADER_SIZE_V3, bytes + NNUE_HEADER_SIZE_V2, size - NNUE_HEADER_SIZE_V2);
     Network two = load_random_with_buckets(ACTIVATION_SCRELU, 4), three = { 0 };
     char error[256];
     cr_assert(network_load_bytes(&three, v3, size + 4, error, sizeof error), "%s", error);
@@ -203,8 +164,8 @@ Test(nnue, a_mirroring_net_sees_the_board_from_its_kings_wing)
         accumulator_refresh(&a[2], &plain, image);
         for (Color c = WHITE; c <= BLACK; c++) {
             bool kings_wing_is_mirrored = square_file(board_king(b, c)) >= 4;
-            cr_assert_eq(a[0].mirrored[c], kings_wing_is_mirrored, "%s", suite[i].fen);
-            cr_assert_not(a[1].mirrored[c]);
+            cr_assert_eq(a[0].view[c].mirrored, kings_wing_is_mirrored, "%s", suite[i].fen);
+            cr_assert_not(a[1].view[c].mirrored);
             mirrored_sides += kings_wing_is_mirrored;
             cr_assert(memcmp(a[0].values[c], a[kings_wing_is_mirrored ? 2 : 1].values[c], bytes) == 0,
                       "perspective %d of %s", c, suite[i].fen);
@@ -351,22 +312,30 @@ Test(nnue, an_evaluation_stays_below_the_decisive_scores)
 
 typedef struct {
     Network *net;
-    Accumulator parent, child, fresh;
-    int checked, refreshed; /* moves, and perspectives computed afresh (a king across the d/e line) */
+    Accumulator parent, child, portable_child, fresh;
+    int checked, refreshed; /* moves, and perspectives computed afresh (the view changed) */
 } IncrementalCheck;
 
 /* The child's accumulator as the evaluator has it: updated, or computed
- * afresh where the move took a perspective's king across the line of a
- * mirroring net. */
+ * afresh where the move changed a perspective's view (its king across the
+ * line of a mirroring net, or into another king bucket); the same with
+ * the portable update in portable_child. */
 static void bring_child_up_to_date(IncrementalCheck *c, const Board *after)
 {
     for (Color side = WHITE; side <= BLACK; side++)
-        if (accumulator_can_update(&c->child, c->net, side))
+        if (accumulator_can_update(&c->child, c->net, side)) {
             accumulator_update_perspective(&c->child, &c->parent, c->net, side);
-        else {
+            accumulator_update_perspective_portable(&c->portable_child, &c->parent, c->net, side);
+        } else {
             accumulator_refresh_perspective(&c->child, c->net, after, side);
             c->refreshed++;
         }
+}
+
+static bool same_values(const Accumulator *a, const Accumulator *b, int hidden)
+{
+    size_t bytes = sizeof(int16_t) * (size_t)hidden;
+    return memcmp(a->values[WHITE], b->values[WHITE], bytes) == 0 && memcmp(a->values[BLACK], b->values[BLACK], bytes) == 0;
 }
 
 static void check_one_move(Board *b, Move m, const char *fen, void *context)
@@ -374,13 +343,19 @@ static void check_one_move(Board *b, Move m, const char *fen, void *context)
     IncrementalCheck *c = context;
     accumulator_refresh(&c->parent, c->net, b);
     c->child.change_count = board_move_changes(b, m, c->child.changes);
+    c->portable_child.change_count = c->child.change_count;
+    memcpy(c->portable_child.changes, c->child.changes, sizeof c->child.changes);
     board_make_move(b, m);
     bring_child_up_to_date(c, b);
     accumulator_refresh_portable(&c->fresh, c->net, b);
-    size_t bytes = sizeof(int16_t) * TEST_HIDDEN;
-    cr_assert(memcmp(c->child.values[WHITE], c->fresh.values[WHITE], bytes) == 0
-                  && memcmp(c->child.values[BLACK], c->fresh.values[BLACK], bytes) == 0,
+    cr_assert(same_values(&c->child, &c->fresh, c->net->hidden),
               "incremental accumulator differs from a refresh after a move in %s", fen);
+    for (Color side = WHITE; side <= BLACK; side++)
+        if (accumulator_can_update(&c->child, c->net, side)) {
+            size_t bytes = sizeof(int16_t) * (size_t)c->net->hidden;
+            cr_assert(memcmp(c->portable_child.values[side], c->fresh.values[side], bytes) == 0,
+                      "portable update differs from a refresh after a move in %s", fen);
+        }
     int bucket = evaluator_output_bucket(c->net, b);
     cr_assert_eq(accumulator_output(&c->child, c->net, b->side, bucket),
                  accumulator_output_portable(&c->fresh, c->net, b->side, bucket), "vector and portable outputs differ in %s",
@@ -389,19 +364,31 @@ static void check_one_move(Board *b, Move m, const char *fen, void *context)
     c->checked++;
 }
 
+/* The nets of the incremental test: CReLU and SCReLU with one bucket
+ * (version 1), SCReLU with eight, mirroring by the king (version 3), and
+ * king buckets (version 4) with and without mirroring. */
+static Network incremental_test_net(int run)
+{
+    TestNetSpec spec = { .hidden = TEST_HIDDEN, .activation = run == 0 ? ACTIVATION_CRELU : ACTIVATION_SCRELU,
+                         .output_buckets = run == 2 ? 8 : 0, .king_mirroring = run == 3 || run == 4, .seed = 42 };
+    if (run == 4)
+        spec.king_buckets = 4, spec.king_map = TEST_KING_MAP_HOME4, spec.output_buckets = 2;
+    if (run == 5)
+        spec.king_buckets = 7, spec.king_map = TEST_KING_MAP_SIDES7, spec.output_buckets = 2;
+    return test_net_load(&spec);
+}
+
 Test(nnue, incremental_update_equals_refresh_after_every_move_of_the_perft_suite)
 {
-    /* CReLU and SCReLU with one bucket (version 1), SCReLU with eight, and
-     * mirroring by the king (version 3). */
-    for (int run = 0; run < 4; run++) {
-        Network net = load_random_net(run == 0 ? ACTIVATION_CRELU : ACTIVATION_SCRELU, run == 2 ? 8 : 0, run == 3);
+    for (int run = 0; run < 6; run++) {
+        Network net = incremental_test_net(run);
         IncrementalCheck *c = calloc(1, sizeof *c);
         c->net = &net;
         int moves = for_each_suite_move("perft.epd", check_one_move, c);
-        cr_log_info("%d moves checked, %d perspectives computed afresh", moves, c->refreshed);
+        cr_log_info("run %d: %d moves checked, %d perspectives computed afresh", run, moves, c->refreshed);
         cr_assert_gt(moves, 3000); /* 267 positions */
         cr_assert_eq(c->checked, moves);
-        if (run == 3) /* king moves across the d/e line, castling long among them */
+        if (run >= 3) /* king moves across the d/e line or a bucket's edge, castling among them */
             cr_assert_gt(c->refreshed, 50);
         else
             cr_assert_eq(c->refreshed, 0);

@@ -26,6 +26,12 @@ static void add_portable(int16_t *values, const int16_t *weights, int n)
         values[i] = wrap16(values[i] + weights[i]);
 }
 
+static void sub_portable(int16_t *values, const int16_t *weights, int n)
+{
+    for (int i = 0; i < n; i++)
+        values[i] = wrap16(values[i] - weights[i]);
+}
+
 typedef void (*VectorStep)(int16_t *values, const int16_t *weights, int n);
 
 /* The input weights a move's changes add and take away, for one perspective. */
@@ -37,14 +43,25 @@ typedef struct {
 /* values_to = values_from + the delta, over n values. */
 typedef void (*DeltaStep)(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n);
 
+/* One change at a time: the reference, and the update of builds without
+ * AVX2 or NEON (ARCH=x86-64, -v2). */
+static void apply_delta_portable(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
+{
+    memcpy(values_to, values_from, sizeof(int16_t) * (size_t)n);
+    for (int k = 0; k < delta->added_count; k++)
+        add_portable(values_to, delta->added[k], n);
+    for (int k = 0; k < delta->removed_count; k++)
+        sub_portable(values_to, delta->removed[k], n);
+}
+
 /* One perspective of `to` = the same of `from` with to's changes. */
 static void update_with(Accumulator *to, const Accumulator *from, const Network *net, Color c, DeltaStep apply)
 {
     FeatureDelta delta = { .added_count = 0, .removed_count = 0 };
-    to->mirrored[c] = from->mirrored[c];
+    to->view[c] = from->view[c];
     for (int i = 0; i < to->change_count; i++) {
         const PieceChange *change = &to->changes[i];
-        const int16_t *w = feature_weights(net, nnue_feature(c, change->piece, change->square, to->mirrored[c]));
+        const int16_t *w = feature_weights(net, nnue_feature(c, change->piece, change->square, to->view[c]));
         if (change->added)
             delta.added[delta.added_count++] = w;
         else
@@ -56,31 +73,40 @@ static void update_with(Accumulator *to, const Accumulator *from, const Network 
 
 static void refresh_with(Accumulator *a, const Network *net, const Board *b, Color c, VectorStep add)
 {
-    a->mirrored[c] = nnue_mirrored(net, board_king(b, c));
+    a->view[c] = nnue_view(net, c, board_king(b, c));
     memcpy(a->values[c], net->input_bias, sizeof(int16_t) * (size_t)net->hidden);
     for (Bitboard occupied = board_occupied(b); occupied;) {
         Square s = pop_lsb(&occupied);
-        add(a->values[c], feature_weights(net, nnue_feature(c, board_piece_on(b, s), s, a->mirrored[c])), net->hidden);
+        add(a->values[c], feature_weights(net, nnue_feature(c, board_piece_on(b, s), s, a->view[c])), net->hidden);
     }
     a->computed[c] = true;
 }
 
 bool accumulator_can_update(const Accumulator *to, const Network *net, Color perspective)
 {
-    if (!net->king_mirroring)
+    if (!nnue_view_follows_king(net))
         return true;
     Piece king = make_piece(perspective, KING);
-    int side_before = -1, side_after = -1; /* the files' half the king stood on and went to */
+    int from = -1, to_square = -1; /* the squares the king left and went to, if it moved */
     for (int i = 0; i < to->change_count; i++)
         if (to->changes[i].piece == king)
-            *(to->changes[i].added ? &side_after : &side_before) = square_file(to->changes[i].square) >= 4;
-    return side_before == side_after;
+            *(to->changes[i].added ? &to_square : &from) = to->changes[i].square;
+    if (from < 0 && to_square < 0)
+        return true;
+    return from >= 0 && to_square >= 0
+        && nnue_same_view(nnue_view(net, perspective, (Square)from), nnue_view(net, perspective, (Square)to_square));
 }
 
 void accumulator_refresh_portable(Accumulator *a, const Network *net, const Board *b)
 {
     for (Color c = WHITE; c <= BLACK; c++)
         refresh_with(a, net, b, c, add_portable);
+}
+
+void accumulator_update_perspective_portable(Accumulator *to, const Accumulator *from, const Network *net,
+                                             Color perspective)
+{
+    update_with(to, from, net, perspective, apply_delta_portable);
 }
 
 /* Sum over one perspective of activation(x) x weight, wrapping in int32 as
@@ -237,22 +263,6 @@ int accumulator_output(const Accumulator *a, const Network *net, Color us, int b
 const char *accumulator_vector_code(void) { return "NEON"; }
 
 #else
-
-static void sub_portable(int16_t *values, const int16_t *weights, int n)
-{
-    for (int i = 0; i < n; i++)
-        values[i] = wrap16(values[i] - weights[i]);
-}
-
-/* Builds without AVX2 or NEON (ARCH=x86-64, -v2) add and subtract one change at a time. */
-static void apply_delta_portable(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
-{
-    memcpy(values_to, values_from, sizeof(int16_t) * (size_t)n);
-    for (int k = 0; k < delta->added_count; k++)
-        add_portable(values_to, delta->added[k], n);
-    for (int k = 0; k < delta->removed_count; k++)
-        sub_portable(values_to, delta->removed[k], n);
-}
 
 static const VectorStep ADD = add_portable;
 static const DeltaStep APPLY_DELTA = apply_delta_portable;

@@ -7,9 +7,11 @@
  * records what it changes (up to four piece changes); the accumulator is
  * brought up to date when an evaluation needs it, from the nearest one
  * below it on the stack that is, by adding and subtracting input weights.
- * Each perspective is kept on its own: with a net that mirrors by the king
- * (network.h), a king move across the d/e line turns that perspective's
- * whole board around, and only that perspective is computed afresh.
+ * Each perspective is kept on its own, with the view it was computed in
+ * (NnueView, network.h): a king move that changes a perspective's view —
+ * across the d/e line of a net that mirrors by the king, or into another
+ * king bucket — changes every one of its features, and only that
+ * perspective is computed afresh.
  * With AVX2 the sums run 16 values at a time; the portable code gives the
  * same results bit for bit (both wrap int16 the same way, and the output's
  * products fit int16 by the limits network.c checks).
@@ -21,7 +23,7 @@
 typedef struct {
     int16_t values[COLOR_NB][NNUE_MAX_HIDDEN];
     bool computed[COLOR_NB];              /* a perspective's values are up to date */
-    bool mirrored[COLOR_NB];              /* ... and seen mirrored (nnue_mirrored()) */
+    NnueView view[COLOR_NB];              /* ... and seen so (nnue_view()) */
     int change_count;                     /* what the move into this ply changed */
     PieceChange changes[MAX_PIECE_CHANGES];
 } Accumulator;
@@ -31,8 +33,9 @@ void accumulator_refresh(Accumulator *a, const Network *net, const Board *b);
 /* Computes one perspective from scratch. */
 void accumulator_refresh_perspective(Accumulator *a, const Network *net, const Board *b, Color perspective);
 /* Can `to`'s perspective be had from the ply below by to's recorded
- * changes? Not when they take the perspective's king across the d/e line
- * of a net that mirrors by the king. */
+ * changes? Exactly when they leave the perspective's view as it was: not
+ * when they take its king across the d/e line of a net that mirrors by the
+ * king, or into another king bucket. */
 bool accumulator_can_update(const Accumulator *to, const Network *net, Color perspective);
 /* `to` = `from` with to's recorded changes applied, for one perspective
  * (accumulator_can_update() must allow it). */
@@ -43,6 +46,8 @@ int accumulator_output(const Accumulator *a, const Network *net, Color us, int b
 
 /* The same with the portable code only, for the test that both agree. */
 void accumulator_refresh_portable(Accumulator *a, const Network *net, const Board *b);
+void accumulator_update_perspective_portable(Accumulator *to, const Accumulator *from, const Network *net,
+                                             Color perspective);
 int accumulator_output_portable(const Accumulator *a, const Network *net, Color us, int bucket);
 /* The vector code this build uses for the above: "AVX2", "NEON" or "none". */
 const char *accumulator_vector_code(void);

@@ -31,20 +31,35 @@ static bool fail(char *error, size_t esize, const char *why)
 }
 
 typedef struct {
-    uint32_t version, inputs, hidden, activation, qa, qb, scale, checksum, buckets, king_mirroring;
+    uint32_t version, inputs, hidden, activation, qa, qb, scale, checksum, buckets, king_mirroring, king_buckets;
 } Header;
 
 /* The header's size by its version. */
 static size_t header_size(uint32_t version)
 {
-    return version >= 3 ? NNUE_HEADER_SIZE : version == 2 ? NNUE_HEADER_SIZE_V2 : NNUE_HEADER_SIZE_V1;
+    static const size_t sizes[] = { NNUE_HEADER_SIZE_V1, NNUE_HEADER_SIZE_V1, NNUE_HEADER_SIZE_V2,
+                                    NNUE_HEADER_SIZE_V3, NNUE_HEADER_SIZE };
+    return version < sizeof sizes / sizeof *sizes ? sizes[version] : NNUE_HEADER_SIZE;
 }
 
-/* The weights and biases of a network of this shape, in bytes. */
-static size_t payload_size(const Header *h)
+/* The king bucket map's bytes at the payload's start: version 4 only. */
+static size_t map_size(const Header *h)
+{
+    return h->version >= 4 ? NNUE_KING_MAP_SIZE : 0;
+}
+
+/* The int16 values of a network of this shape: input weights, input bias,
+ * output weights. */
+static size_t int16_count(const Header *h)
 {
     size_t n = h->hidden;
-    return ((size_t)NNUE_INPUTS * n + n + 2 * n * h->buckets) * 2 + 4 * (size_t)h->buckets;
+    return (size_t)h->king_buckets * NNUE_INPUTS * n + n + 2 * n * h->buckets;
+}
+
+/* The map, weights and biases of a network of this shape, in bytes. */
+static size_t payload_size(const Header *h)
+{
+    return map_size(h) + 2 * int16_count(h) + 4 * (size_t)h->buckets;
 }
 
 static bool check_header(const Header *h, size_t payload, char *error, size_t esize)
@@ -65,12 +80,36 @@ static bool check_header(const Header *h, size_t payload, char *error, size_t es
         return fail(error, esize, "unknown activation");
     if (h->king_mirroring > 1)
         return snprintf(why, sizeof why, "king mirroring %u (0 or 1)", h->king_mirroring), fail(error, esize, why);
+    if (h->king_buckets < 1 || h->king_buckets > NNUE_MAX_KING_BUCKETS)
+        return snprintf(why, sizeof why, "%u king buckets (1 to %d)", h->king_buckets, NNUE_MAX_KING_BUCKETS),
+               fail(error, esize, why);
     if (h->qa == 0 || h->qa > MAX_QA || h->qb == 0 || h->qb > 4096 || h->scale == 0 || h->scale > 4096)
         return fail(error, esize, "quantisation constants out of range");
     size_t want = payload_size(h);
     if (payload != want)
         return snprintf(why, sizeof why, "%zu bytes of weights, the header asks for %zu (truncated or wrong architecture)",
                         payload, want), fail(error, esize, why);
+    return true;
+}
+
+/* The king bucket map: every entry a bucket of the net, and every bucket
+ * on some square the net reads (a mirroring net reads files a-d only),
+ * so that no set of input weights is dead. */
+static bool check_king_map(const Header *h, const uint8_t map[64], char *error, size_t esize)
+{
+    char why[160];
+    bool used[NNUE_MAX_KING_BUCKETS] = { false };
+    for (int s = 0; s < 64; s++) {
+        if (map[s] >= h->king_buckets)
+            return snprintf(why, sizeof why, "king bucket map: square %d has bucket %u, the net has %u", s,
+                            map[s], h->king_buckets), fail(error, esize, why);
+        if (!h->king_mirroring || s % 8 < 4)
+            used[map[s]] = true;
+    }
+    for (uint32_t k = 0; k < h->king_buckets; k++)
+        if (!used[k])
+            return snprintf(why, sizeof why, "king bucket map: bucket %u is on no square the net reads%s", k,
+                            h->king_mirroring ? " (files a-d, as it mirrors)" : ""), fail(error, esize, why);
     return true;
 }
 
@@ -87,21 +126,27 @@ bool network_load_bytes(Network *net, const unsigned char *data, size_t size, ch
         return fail(error, esize, "the header is truncated");
     h.buckets = h.version >= 2 ? read_u32(data + NNUE_HEADER_SIZE_V1) : 1;
     h.king_mirroring = h.version >= 3 ? read_u32(data + NNUE_HEADER_SIZE_V2) : 0;
+    h.king_buckets = h.version >= 4 ? read_u32(data + NNUE_HEADER_SIZE_V3) : 1;
     const unsigned char *payload = data + header_bytes;
     size_t payload_bytes = size - header_bytes;
     if (!check_header(&h, payload_bytes, error, esize))
         return false;
     if (network_checksum(payload, payload_bytes) != h.checksum)
         return fail(error, esize, "checksum mismatch (the file is damaged)");
+    uint8_t map[64] = { 0 }; /* one bucket: every square reads bucket 0 */
+    memcpy(map, payload, map_size(&h));
+    if (!check_king_map(&h, map, error, esize))
+        return false;
 
     int n = (int)h.hidden, buckets = (int)h.buckets;
-    size_t count = (size_t)NNUE_INPUTS * n + n + 2 * (size_t)n * (size_t)buckets;
+    size_t count = int16_count(&h), inputs = (size_t)h.king_buckets * NNUE_INPUTS * (size_t)n;
+    const unsigned char *values = payload + map_size(&h);
     int16_t *block = platform_alloc_aligned(64, (count * sizeof(int16_t) + 63) / 64 * 64);
     if (!block)
         return fail(error, esize, "out of memory");
     for (size_t i = 0; i < count; i++)
-        block[i] = read_i16(payload + 2 * i);
-    int16_t *output = block + (size_t)NNUE_INPUTS * n + n;
+        block[i] = read_i16(values + 2 * i);
+    int16_t *output = block + inputs + n;
     for (int i = 0; i < 2 * n * buckets; i++)
         if (output[i] < -MAX_OUTPUT_WEIGHT || output[i] > MAX_OUTPUT_WEIGHT) {
             platform_free_aligned(block);
@@ -110,12 +155,13 @@ bool network_load_bytes(Network *net, const unsigned char *data, size_t size, ch
     network_free(net);
     *net = (Network){
         .hidden = n, .activation = (Activation)h.activation, .qa = (int)h.qa, .qb = (int)h.qb, .scale = (int)h.scale,
-        .input_weights = block, .input_bias = block + (size_t)NNUE_INPUTS * n, .king_mirroring = h.king_mirroring,
-        .output_buckets = buckets,
+        .input_weights = block, .input_bias = block + inputs, .king_mirroring = h.king_mirroring,
+        .king_buckets = (int)h.king_buckets, .output_buckets = buckets,
         .output_weights = output, .storage = block,
     };
+    memcpy(net->king_bucket_map, map, sizeof map);
     for (int k = 0; k < buckets; k++)
-        net->output_bias[k] = (int32_t)read_u32(payload + 2 * count + 4 * (size_t)k);
+        net->output_bias[k] = (int32_t)read_u32(values + 2 * count + 4 * (size_t)k);
     return true;
 }
 

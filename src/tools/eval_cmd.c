@@ -68,10 +68,15 @@ int eval_command(int argc, char **argv)
     if (net.output_buckets > 1)
         snprintf(buckets, sizeof buckets, ", output bucket %d of %d",
                  evaluator_output_bucket(&net, &board) + 1, net.output_buckets);
-    printf("NNUE: %d cp (side to move; %s, 768 -> %d x 2 -> 1, %s%s%s)\n", evaluator_nnue(&net, &board),
+    char king_buckets[64] = "";
+    if (net.king_buckets > 1)
+        snprintf(king_buckets, sizeof king_buckets, ", king bucket %d of %d (White), %d (Black)",
+                 nnue_view(&net, WHITE, board_king(&board, WHITE)).king_bucket + 1, net.king_buckets,
+                 nnue_view(&net, BLACK, board_king(&board, BLACK)).king_bucket + 1);
+    printf("NNUE: %d cp (side to move; %s, 768 -> %d x 2 -> 1, %s%s%s%s)\n", evaluator_nnue(&net, &board),
            net_path ? net_path : "built-in network", net.hidden,
            net.activation == ACTIVATION_SCRELU ? "SCReLU" : "CReLU", buckets,
-           net.king_mirroring ? ", mirrored by each king's wing" : "");
+           net.king_mirroring ? ", mirrored by each king's wing" : "", king_buckets);
     network_free(&net);
     return 0;
 }
