@@ -23,10 +23,18 @@ trains a small network on them, and then
      with both kings on the e- to h-files as the old net does, and one with
      both on the a- to d-files as the old net evaluates its mirror image;
  10. the learning rate keeps its old steps without --final-lr, and with it
-     falls by one factor an epoch from --lr to --final-lr; such a run learns.
+     falls by one factor an epoch from --lr to --final-lr; such a run learns;
+ 11. --king-buckets reads its presets and 64-number layouts and refuses bad
+     ones; it learns and writes a version-4 file that the engine evaluates
+     exactly as Python does, with kings in every bucket, with and without
+     mirroring; started from a net without king buckets (--init, no epoch),
+     it evaluates every position as the old net does; a bucketed net started
+     from itself writes itself back, byte for byte.
 
     /usr/bin/python3 tests/nnue_train_test.py ./bachess
 """
+import contextlib
+import io
 import os
 import re
 import subprocess
@@ -40,6 +48,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts", "nnue"))
 import data  # noqa: E402
 import evaluate  # noqa: E402
+import king_buckets  # noqa: E402
 import model  # noqa: E402
 import train  # noqa: E402
 
@@ -123,6 +132,92 @@ def check_king_mirroring(engine, data_path, plain_path, pieces, stm, work):
           f"--init of a plain net into a mirroring one, no epoch: on {compared} boards with both kings on one wing the "
           "engine evaluates as the plain net does (e- to h-files) or its mirror image (a- to d-files)"
           + (f"; first wrong {wrong[0]}" if wrong else ""))
+
+
+def check_king_bucket_layouts():
+    home4, home8 = king_buckets.parse("home4"), king_buckets.parse("home8")
+    by_rank = ",".join(str(min(square // 8, 3)) for square in range(64))
+    check(king_buckets.count(home4) == 4 and king_buckets.count(home8) == 8 and home4[4] == 1 and home4[6] == 0
+          and king_buckets.parse(by_rank) == [min(square // 8, 3) for square in range(64)]
+          and king_buckets.parse("home8", king_mirroring=True) == home8,
+          "--king-buckets: the presets home4 and home8, and 64 numbers rank 1 first")
+    bad = {"63 numbers": ",".join(["0"] * 63), "bucket 1 unused": ",".join(["0"] * 63 + ["2"]),
+           "a word": "home5", "a negative bucket": ",".join(["-1"] + ["0"] * 63),
+           "33 buckets": ",".join(str(min(square, 32)) for square in range(64))}
+    accepted = []
+    for what, text in bad.items():
+        try:
+            king_buckets.parse(text)
+            accepted.append(what)
+        except ValueError:
+            pass
+    wings = ",".join(str(square % 8 // 4) for square in range(64))  # bucket 1 on files e-h only
+    try:
+        king_buckets.parse(wings, king_mirroring=True)
+        accepted.append("a bucket on files e-h only, mirroring")
+    except ValueError as e:
+        if "files a-d" not in str(e):
+            accepted.append(f"wrong message {e}")
+    king_buckets.parse(wings)  # without mirroring both buckets are read
+    check(not accepted, f"--king-buckets refuses bad layouts ({', '.join(bad)}, a mirroring net's bucket on files e-h)"
+          + (f"; accepted {accepted}" if accepted else ""))
+
+
+def buckets_met(fens, q):
+    """The king buckets the perspectives of these boards read."""
+    met = set()
+    for fen in fens:
+        pieces = data.fen_to_pieces(fen)[0][None, :]
+        for side in (0, 1):
+            square = data.own_king_squares(pieces, np.array([side]), q["king_mirroring"])[0]
+            met.add(q["king_map"][square])
+    return met
+
+
+def check_king_buckets(engine, data_path, plain_path, pieces, stm, work):
+    check_king_bucket_layouts()
+    fens = [fen_of(pieces[i], stm[i]) for i in range(len(pieces))]
+    fens += [mirrored_fen(fen) for fen in fens]
+    for layout, mirroring in (("home4", False), ("home8", True)):
+        path = os.path.join(work, f"kings-{layout}.nnue")
+        train.main([data_path, "--out", path, "--hidden", "32", "--epochs", "6", "--batch", "256", "--lr", "0.01",
+                    "--seed", "3", "--king-buckets", layout] + (["--king-mirroring"] if mirroring else []))
+        log = open(path + ".log").read()
+        held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
+        q = model.read_net(path)
+        version = int.from_bytes(open(path, "rb").read()[8:12], "little")
+        check(f"king buckets ({layout})" in log and version == 4 and q["king_map"] == king_buckets.parse(layout)
+              and q["king_mirroring"] == mirroring and held[-1] < held[0],
+              f"--king-buckets {layout}{' --king-mirroring' if mirroring else ''}: a version-{version} file with its "
+              f"layout; held-out loss falls {held[0]:.5f} -> {held[-1]:.5f}")
+        mismatches = [(fen, got, want) for fen in fens
+                      for got, want in [(engine_eval(engine, path, fen), evaluate.evaluations(path, fen)[0])]
+                      if got != want]
+        met = buckets_met(fens, q)
+        check(not mismatches and len(met) >= 3,
+              f"engine equals Python's integer evaluation of the {layout} net on {len(fens)} positions, king buckets "
+              f"{sorted(met)} met" + (f"; first mismatch {mismatches[0]}" if mismatches else ""))
+    # A warm start from a net without king buckets: every bucket its weights.
+    started_path, again_path = os.path.join(work, "kings-started.nnue"), os.path.join(work, "kings-again.nnue")
+    train.main([data_path, "--out", started_path, "--hidden", "32", "--epochs", "0", "--seed", "3",
+                "--king-buckets", "home8", "--init", plain_path])
+    wrong = [fen for fen in fens if engine_eval(engine, started_path, fen) != engine_eval(engine, plain_path, fen)]
+    met = buckets_met(fens, model.read_net(started_path))
+    check(not wrong and len(met) >= 3 and "copied into each of the 8 king buckets" in open(started_path + ".log").read(),
+          f"--init of a net without king buckets into home8, no epoch: the engine evaluates {len(fens)} positions "
+          f"(king buckets {sorted(met)}) as the old net does" + (f"; first wrong {wrong[0]}" if wrong else ""))
+    train.main([data_path, "--out", again_path, "--hidden", "32", "--epochs", "0", "--seed", "3",
+                "--king-buckets", "home8", "--init", started_path])
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(said):
+            train.main([data_path, "--out", os.path.join(work, "kings-other.nnue"), "--hidden", "32", "--epochs", "0",
+                        "--king-buckets", "home4", "--init", started_path])
+        refused = False
+    except SystemExit:
+        refused = "king bucket layout differs" in said.getvalue()
+    check(open(again_path, "rb").read() == open(started_path, "rb").read() and refused,
+          "--init of a bucketed net with its layout writes it back byte for byte; with another layout it is refused")
 
 
 def check_learning_rate(data_path, work):
@@ -287,6 +382,7 @@ def main(engine):
     check(not widened_wrong, "--init of a one-bucket net into 4 buckets, no epoch: the engine evaluates every "
           "position as with the one-bucket net" + (f"; first mismatch {widened_wrong[0]}" if widened_wrong else ""))
     check_king_mirroring(engine, data_path, net_path, pieces, stm, work)
+    check_king_buckets(engine, data_path, net_path, pieces, stm, work)
     check_learning_rate(data_path, work)
     print(f"{len(passes)} passed, {len(failures)} failed")
     return 1 if failures else 0

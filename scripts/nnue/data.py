@@ -85,11 +85,25 @@ def kings_wing_mirrored(pieces, perspective):
     return np.argmax(own_king, axis=1) % 8 >= 4
 
 
-def features(pieces, perspective, king_mirroring=False):
+def own_king_squares(pieces, perspective, king_mirroring=False):
+    """Per board: the square of `perspective`'s own king as that side sees it
+    (mirrored vertically for Black, and to the a- to d-files when the net
+    mirrors by the king), the square its king bucket is read at."""
+    own_king = pieces == (KING + 6 * perspective)[:, None]
+    square = np.argmax(own_king, axis=1)
+    square = np.where(perspective == 0, square, square ^ 56)
+    if king_mirroring:
+        square = np.where(square % 8 >= 4, square ^ 7, square)
+    return square
+
+
+def features(pieces, perspective, king_mirroring=False, king_map=None):
     """Active feature indices from `perspective` (array of 0/1 per board):
-    ours * 384 + type * 64 + square (mirrored for Black, and left to right
-    when the net mirrors by the king and the perspective's king is on the e-
-    to h-files). Returns a flat index array and the offsets of each board's
+    bucket * 768 + ours * 384 + type * 64 + square (mirrored for Black, and
+    left to right when the net mirrors by the king and the perspective's king
+    is on the e- to h-files), where bucket is the king bucket `king_map` (64
+    entries, king_buckets.py) gives the perspective's own king's square, 0
+    without a map. Returns a flat index array and the offsets of each board's
     features (for EmbeddingBag)."""
     board, square = np.nonzero(pieces >= 0)
     p = pieces[board, square].astype(np.int64)
@@ -100,6 +114,9 @@ def features(pieces, perspective, king_mirroring=False):
     if king_mirroring:
         sq = np.where(kings_wing_mirrored(pieces, perspective)[board], sq ^ 7, sq)
     index = ours * 384 + kind * 64 + sq
+    if king_map is not None:
+        bucket = np.asarray(king_map, dtype=np.int64)[own_king_squares(pieces, perspective, king_mirroring)]
+        index = index + bucket[board] * 768
     counts = np.bincount(board, minlength=len(pieces))
     offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
     return index, offsets

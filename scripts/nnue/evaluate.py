@@ -20,13 +20,14 @@ def evaluations(net_path, fen):
     """(quantised centipawns, float centipawns or None) for the side to move."""
     q = model.read_net(net_path)
     pieces, stm = data.fen_to_pieces(fen)
-    us, _ = data.features(pieces[None, :], np.array([stm]), q["king_mirroring"])
-    them, _ = data.features(pieces[None, :], np.array([1 - stm]), q["king_mirroring"])
+    us, _ = data.features(pieces[None, :], np.array([stm]), q["king_mirroring"], q["king_map"])
+    them, _ = data.features(pieces[None, :], np.array([1 - stm]), q["king_mirroring"], q["king_map"])
     quantised = model.quantised_eval(q, us, them)
     floating = None
     if os.path.exists(net_path + ".pt"):
         buckets = len(q["b2"])
-        net = model.PerspectiveNet(q["b1"].shape[0], screlu=q["screlu"], buckets=buckets)
+        net = model.PerspectiveNet(q["b1"].shape[0], screlu=q["screlu"], buckets=buckets,
+                                   king_buckets=model.king_bucket_count(q))
         net.load_state_dict(torch.load(net_path + ".pt"))
         t = torch.from_numpy
         bucket = np.array([model.output_bucket(len(us), buckets)], dtype=np.int64)

@@ -1,11 +1,15 @@
-"""model.py — the perspective network 768 -> N x 2 -> 1 in PyTorch, with 1 to
-16 output buckets by piece count, its quantisation and the bachess network
-file (docs/nnue.md): version 1 for one bucket, version 2 for more, version 3
-for a net that mirrors by the king (the inputs' side: data.features())."""
+"""model.py — the perspective network (K x 768) -> N x 2 -> 1 in PyTorch, with
+1 to 16 output buckets by piece count and 1 to 32 king buckets, its
+quantisation and the bachess network file (docs/nnue.md): version 1 for one
+bucket, version 2 for more, version 3 for a net that mirrors by the king,
+version 4 for a net with a king bucket layout (the inputs' side:
+data.features(), king_buckets.py)."""
 import struct
 
 import numpy as np
 import torch
+
+import king_buckets
 
 INPUTS = 768
 QA, QB, SCALE = 255, 64, 400
@@ -20,11 +24,12 @@ def output_bucket(piece_count, buckets):
 
 
 class PerspectiveNet(torch.nn.Module):
-    def __init__(self, hidden, screlu=True, buckets=1):
+    def __init__(self, hidden, screlu=True, buckets=1, king_buckets=1):
         super().__init__()
-        self.hidden, self.screlu, self.buckets = hidden, screlu, buckets
-        # A sparse first layer: the ~30 active features of a board are summed.
-        self.ft = torch.nn.EmbeddingBag(INPUTS, hidden, mode="sum")
+        self.hidden, self.screlu, self.buckets, self.king_buckets = hidden, screlu, buckets, king_buckets
+        # A sparse first layer: the ~30 active features of a board are summed,
+        # from the block of 768 of each perspective's king bucket.
+        self.ft = torch.nn.EmbeddingBag(king_buckets * INPUTS, hidden, mode="sum")
         self.ft_bias = torch.nn.Parameter(torch.zeros(hidden))
         self.out = torch.nn.Linear(2 * hidden, buckets)  # one output neuron a bucket
         with torch.no_grad():
@@ -53,14 +58,20 @@ class PerspectiveNet(torch.nn.Module):
             self.ft_bias.clamp_(-MAX_INPUT, MAX_INPUT)
 
 
-def quantise(net, king_mirroring=False):
+def quantise(net, king_mirroring=False, king_map=None):
     """Integer arrays as the engine uses them (the inputs' side, data.features(),
-    mirrored by the king or not)."""
-    w1 = np.round(net.ft.weight.detach().numpy() * QA).astype(np.int16)       # [768][N]
+    mirrored by the king or not, with a king bucket layout or none)."""
+    w1 = np.round(net.ft.weight.detach().numpy() * QA).astype(np.int16)       # [K * 768][N]
     b1 = np.round(net.ft_bias.detach().numpy() * QA).astype(np.int16)         # [N]
     w2 = np.clip(np.round(net.out.weight.detach().numpy() * QB), -127, 127).astype(np.int16)  # [B][2N]
     b2 = [int(np.round(float(b) * QA * QB)) for b in net.out.bias.detach()]       # [B]
-    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": net.screlu, "king_mirroring": king_mirroring}
+    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": net.screlu, "king_mirroring": king_mirroring,
+            "king_map": None if king_map is None else list(king_map)}
+
+
+def king_bucket_count(q):
+    """K of a quantised net: its input weights' rows in blocks of 768."""
+    return q["w1"].shape[0] // INPUTS
 
 
 def correct_output_bias(net, q, positions):
@@ -73,7 +84,8 @@ def correct_output_bias(net, q, positions):
     bias takes that back, each bucket's by its own positions (`positions[6]`
     holds their buckets; a bucket without one keeps its bias). Returns the
     mean shift in centipawns."""
-    rounded = PerspectiveNet(q["b1"].shape[0], screlu=q["screlu"], buckets=len(q["b2"]))
+    rounded = PerspectiveNet(q["b1"].shape[0], screlu=q["screlu"], buckets=len(q["b2"]),
+                             king_buckets=king_bucket_count(q))
     load_quantised(rounded, q)
     bucket = positions[6]
     with torch.no_grad():
@@ -89,12 +101,18 @@ def load_quantised(net, q):
     """Sets a float network to a network file's weights (a warm start): the
     integers divided by their scales, so that quantising again gives them back.
     A network of one bucket fills every bucket of a wider `net` (each starts
-    as the plain net and learns from its own positions)."""
-    buckets = len(q["b2"])
+    as the plain net and learns from its own positions); so does a network of
+    one king bucket every king bucket (each block of 768 input weights a copy
+    of its 768), so that whatever bucket a king stands in, the new net
+    evaluates as the old one."""
+    buckets, king_count = len(q["b2"]), king_bucket_count(q)
     if buckets not in (1, net.buckets):
         raise ValueError(f"{buckets} output buckets in the file, {net.buckets} in the network")
+    if king_count not in (1, net.king_buckets):
+        raise ValueError(f"{king_count} king buckets in the file, {net.king_buckets} in the network")
     with torch.no_grad():
-        net.ft.weight.copy_(torch.from_numpy(q["w1"].astype(np.float32) / QA))
+        w1 = np.tile(q["w1"], (net.king_buckets // king_count, 1))
+        net.ft.weight.copy_(torch.from_numpy(w1.astype(np.float32) / QA))
         net.ft_bias.copy_(torch.from_numpy(q["b1"].astype(np.float32) / QA))
         w2 = q["w2"].astype(np.float32).reshape(buckets, -1) / QB
         net.out.weight.copy_(torch.from_numpy(np.repeat(w2, net.buckets // buckets, axis=0)))
@@ -104,9 +122,6 @@ def load_quantised(net, q):
         net.out.bias.copy_(torch.from_numpy(np.repeat(b2, net.buckets // buckets)))
 
 
-# Each input feature's index in the mirror image left to right: the same
-# piece on square ^ 7 (features are ours * 384 + type * 64 + square).
-FEATURE_FILE_MIRROR = np.arange(INPUTS) ^ 7
 
 
 def mirrored_inputs(q):
@@ -116,8 +131,11 @@ def mirrored_inputs(q):
     it evaluates every board whose kings are on the e- to h-files (the king
     starts on e1 and mostly castles short) exactly as the plain net does, and
     only the others, on the wing where the plain net learnt least, as the
-    plain net evaluates their mirror images."""
-    return dict(q, w1=q["w1"][FEATURE_FILE_MIRROR], king_mirroring=True)
+    plain net evaluates their mirror images. Each input feature's mirror image
+    is the same piece on square ^ 7, in the same king bucket (features are
+    bucket * 768 + ours * 384 + type * 64 + square)."""
+    file_mirror = np.arange(q["w1"].shape[0]) ^ 7
+    return dict(q, w1=q["w1"][file_mirror], king_mirroring=True)
 
 
 def fnv1a(data):
@@ -135,20 +153,30 @@ def trunc_div(a, b):
 
 
 def file_version(q):
-    """3 for a net that mirrors by the king, else 2 for output buckets, else 1
-    (the files of the nets before either)."""
+    """4 for a net with a king bucket layout, else 3 for a net that mirrors by
+    the king, else 2 for output buckets, else 1 (the files of the nets before
+    any of them)."""
+    if q.get("king_map") is not None:
+        return 4
     return 3 if q["king_mirroring"] else 2 if len(q["b2"]) > 1 else 1
+
+
+HEADER_SIZES = {1: 40, 2: 44, 3: 48, 4: 52}
 
 
 def write_net(path, q):
     n, buckets, version = q["b1"].shape[0], len(q["b2"]), file_version(q)
-    payload = (q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes()
+    # Version 4's map opens the payload, so that the checksum covers it.
+    payload = (bytes(q["king_map"] if version >= 4 else [])
+               + q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes()
                + q["w2"].astype("<i2").tobytes() + struct.pack(f"<{buckets}i", *q["b2"]))
     fields = [version, INPUTS, n, 1 if q["screlu"] else 0, QA, QB, SCALE, fnv1a(payload)]
     if version >= 2:
         fields.append(buckets)
     if version >= 3:
         fields.append(1 if q["king_mirroring"] else 0)
+    if version >= 4:
+        fields.append(king_bucket_count(q))
     with open(path, "wb") as f:
         f.write(b"BACHNNUE" + struct.pack(f"<{len(fields)}I", *fields) + payload)
 
@@ -158,22 +186,35 @@ def read_net(path):
     if data[:8] != b"BACHNNUE":
         raise ValueError("not a bachess network")
     version, inputs, n, act, qa, qb, scale, checksum = struct.unpack("<8I", data[8:40])
+    if version not in HEADER_SIZES:
+        raise ValueError(f"version {version}, not 1 to 4")
     buckets = struct.unpack("<I", data[40:44])[0] if version >= 2 else 1
     king_mirroring = struct.unpack("<I", data[44:48])[0] if version >= 3 else 0
-    payload = data[{1: 40, 2: 44}.get(version, 48):]
-    if (version not in (1, 2, 3) or (inputs, qa, qb, scale) != (INPUTS, QA, QB, SCALE) or fnv1a(payload) != checksum
-            or not 1 <= buckets <= MAX_BUCKETS or king_mirroring not in (0, 1)):
+    king_count = struct.unpack("<I", data[48:52])[0] if version >= 4 else 1
+    payload = data[HEADER_SIZES[version]:]
+    if ((inputs, qa, qb, scale) != (INPUTS, QA, QB, SCALE) or fnv1a(payload) != checksum
+            or not 1 <= buckets <= MAX_BUCKETS or king_mirroring not in (0, 1)
+            or not 1 <= king_count <= king_buckets.MAX_BUCKETS):
         raise ValueError("header or checksum does not match")
-    w1 = np.frombuffer(payload, "<i2", INPUTS * n).reshape(INPUTS, n)
-    b1 = np.frombuffer(payload, "<i2", n, INPUTS * n * 2)
-    w2 = np.frombuffer(payload, "<i2", buckets * 2 * n, (INPUTS * n + n) * 2).reshape(buckets, 2 * n)
+    king_map = list(payload[:64]) if version >= 4 else None
+    if king_map is not None:
+        king_buckets.check(king_map, king_mirroring == 1)
+        if king_buckets.count(king_map) != king_count:
+            raise ValueError(f"{king_count} king buckets, the map uses {king_buckets.count(king_map)}")
+        payload = payload[64:]
+    rows = king_count * INPUTS
+    w1 = np.frombuffer(payload, "<i2", rows * n).reshape(rows, n)
+    b1 = np.frombuffer(payload, "<i2", n, rows * n * 2)
+    w2 = np.frombuffer(payload, "<i2", buckets * 2 * n, (rows * n + n) * 2).reshape(buckets, 2 * n)
     b2 = list(struct.unpack(f"<{buckets}i", payload[-4 * buckets:]))
-    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": act == 1, "king_mirroring": king_mirroring == 1}
+    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "screlu": act == 1, "king_mirroring": king_mirroring == 1,
+            "king_map": king_map}
 
 
 def quantised_eval(q, us_features, them_features):
     """The engine's integer evaluation (centipawns, side to move), for one board
-    (its output bucket from its piece count: the features of one side)."""
+    (its output bucket from its piece count: the features of one side; its
+    king buckets are in the features' indices)."""
     n = q["b1"].shape[0]
     bucket = int(output_bucket(len(us_features), len(q["b2"])))
     w2, b2 = q["w2"].reshape(len(q["b2"]), 2 * n)[bucket], q["b2"][bucket]

@@ -5,7 +5,7 @@
         [--hidden 32] [--epochs 10] [--batch 16384] [--lr 0.001] [--lambda 0.5]
         [--k 400] [--positions N] [--seed 1] [--crelu] [--threads N] [--init NET.nnue]
         [--mirror] [--no-bias-correction] [--output-buckets B] [--king-mirroring]
-        [--final-lr LR]
+        [--king-buckets LAYOUT] [--final-lr LR]
 
 DATA is the self-play store (data/selfplay: every chunk of its manifest, or
 with --store-nodes N those searched at N nodes a move), a chunk of it
@@ -51,6 +51,16 @@ positions of both wings. --init may start it from a net that does not
 mirror: its input weights are then read mirrored, so that the new net
 evaluates a board with both kings on the e- to h-files (most boards) exactly
 as the old one did (model.mirrored_inputs()).
+
+--king-buckets LAYOUT gives the net a set of 768 input weights for each king
+bucket (a version-4 file): each perspective reads the set of the bucket its
+own king's square falls in, as it sees the board. LAYOUT is a preset (home4,
+home8: king_buckets.py) or 64 comma-separated bucket numbers, a1 to h1 first,
+then rank 2, up to h8; with --king-mirroring only files a-d are read, and
+every bucket must be on one of them. --init may start it from a net without
+king buckets: its input weights are copied into every bucket, so that the new
+net starts out evaluating exactly as the old one; from a net with king
+buckets, the layout must be the same.
 """
 import argparse
 import math
@@ -63,6 +73,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import data  # noqa: E402
+import king_buckets  # noqa: E402
 import model  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "selfplay"))
@@ -85,15 +96,15 @@ def record_files(paths, engine, nodes=0):
     return files
 
 
-def batch_tensors(records, mirror=None, buckets=1, king_mirroring=False):
+def batch_tensors(records, mirror=None, buckets=1, king_mirroring=False, king_map=None):
     """The network's inputs, the targets' score and result (side to move's
     view), and each board's output bucket."""
     pieces, stm, score, result = data.decode(records)
     if mirror is not None:
         pieces = data.mirror_files(pieces, mirror)
     bucket = model.output_bucket((pieces >= 0).sum(axis=1), buckets).astype(np.int64)
-    us_index, us_offsets = data.features(pieces, stm, king_mirroring)
-    them_index, them_offsets = data.features(pieces, 1 - stm, king_mirroring)
+    us_index, us_offsets = data.features(pieces, stm, king_mirroring, king_map)
+    them_index, them_offsets = data.features(pieces, 1 - stm, king_mirroring, king_map)
     sign = np.where(stm == 0, 1.0, -1.0).astype(np.float32)
     score_stm = score * sign
     result_stm = np.where(stm == 0, result, 1.0 - result).astype(np.float32)
@@ -172,6 +183,8 @@ def main(argv):
     ap.add_argument("--output-buckets", type=int, default=1, help="output neurons by piece count (1 to 16)")
     ap.add_argument("--king-mirroring", action="store_true",
                     help="each side sees the board mirrored left to right when its king is on the e- to h-files")
+    ap.add_argument("--king-buckets", metavar="LAYOUT",
+                    help=f"input weights by the own king's square: {', '.join(king_buckets.PRESETS)} or 64 numbers")
     ap.add_argument("--no-bias-correction", action="store_true",
                     help="export the rounded weights as they are (nets before 2026-11-26 were made so)")
     args = ap.parse_args(argv)
@@ -179,6 +192,13 @@ def main(argv):
         ap.error("--hidden must be a multiple of 16 from 16 to 512")
     if not 1 <= args.output_buckets <= model.MAX_BUCKETS:
         ap.error(f"--output-buckets must be from 1 to {model.MAX_BUCKETS}")
+    king_map = None
+    if args.king_buckets:
+        try:
+            king_map = king_buckets.parse(args.king_buckets, args.king_mirroring)
+        except ValueError as e:
+            ap.error(str(e))
+    king_count = king_buckets.count(king_map)
 
     log_lines = ["command: " + " ".join([os.path.basename(sys.argv[0])] + argv)]
 
@@ -196,6 +216,7 @@ def main(argv):
     say(f"net: 768 -> {args.hidden} x 2 -> 1, {'CReLU' if args.crelu else 'SCReLU'}"
         + (f", {args.output_buckets} output buckets by piece count" if args.output_buckets > 1 else "")
         + (", mirrored by each king's wing" if args.king_mirroring else "")
+        + (f", {king_count} king buckets ({args.king_buckets})" if king_map else "")
         + f"; K {args.k}, lambda {args.lam}, "
         f"lr {args.lr}" + (f" falling to {args.final_lr}" if args.final_lr > 0 else "")
         + f", batch {args.batch}, seed {args.seed}, torch {torch.__version__}, {args.threads} thread(s)"
@@ -204,7 +225,8 @@ def main(argv):
     # A generator of its own, so that --mirror leaves the shuffling as it was.
     mirror_rng = np.random.default_rng(args.seed + 1) if args.mirror else None
 
-    net = model.PerspectiveNet(args.hidden, screlu=not args.crelu, buckets=args.output_buckets)
+    net = model.PerspectiveNet(args.hidden, screlu=not args.crelu, buckets=args.output_buckets,
+                               king_buckets=king_count)
     if args.init:
         start = model.read_net(args.init)
         if start["b1"].shape[0] != args.hidden or start["screlu"] == args.crelu:
@@ -218,9 +240,14 @@ def main(argv):
             ap.error(f"--init {args.init}: a net that mirrors by the king, and no --king-mirroring")
         else:
             say(f"init: the weights of {args.init}")
+        if start["king_map"] is not None and start["king_map"] != king_map:
+            ap.error(f"--init {args.init}: its king bucket layout differs from --king-buckets")
+        if king_map and start["king_map"] is None:
+            say(f"init: its 768 input weights copied into each of the {king_count} king buckets")
         model.load_quantised(net, start)
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
-    valid = batch_tensors(records.take(valid_idx), buckets=args.output_buckets, king_mirroring=args.king_mirroring)
+    valid = batch_tensors(records.take(valid_idx), buckets=args.output_buckets, king_mirroring=args.king_mirroring,
+                          king_map=king_map)
     with torch.no_grad():
         say(f"epoch 0: held-out loss {loss_of(net, valid, args.k, args.lam).item():.6f}")
     for epoch in range(1, args.epochs + 1):
@@ -231,7 +258,7 @@ def main(argv):
         for at in range(0, len(shuffled), args.batch):
             idx = np.sort(shuffled[at:at + args.batch])
             mirror = mirror_rng.random(len(idx)) < 0.5 if mirror_rng else None
-            batch = batch_tensors(records.take(idx), mirror, args.output_buckets, args.king_mirroring)
+            batch = batch_tensors(records.take(idx), mirror, args.output_buckets, args.king_mirroring, king_map)
             optimiser.zero_grad()
             loss = loss_of(net, batch, args.k, args.lam)
             loss.backward()
@@ -244,7 +271,7 @@ def main(argv):
         rate = seen / max(time.time() - start, 1e-9)
         say(f"epoch {epoch}: training loss {total / max(seen, 1):.6f}, held-out loss {held_loss:.6f}, "
             f"{rate:.0f} positions/s")
-    q = model.quantise(net, args.king_mirroring)
+    q = model.quantise(net, args.king_mirroring, king_map)
     if not args.no_bias_correction:
         shift = model.correct_output_bias(net, q, valid)
         say(f"output bias corrected by {shift:+.2f} cp, the mean rounding error over the held-out positions")
