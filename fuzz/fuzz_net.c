@@ -8,7 +8,8 @@
  * the checks behind it. An accepted network must have a shape the engine
  * supports, and on the test boards the vector and the portable code must
  * agree (refresh, output of every bucket, and an update after a move), and
- * the evaluation must stay below the decisive scores. */
+ * the evaluation must stay below the decisive scores; its king bucket map
+ * must give a bucket of the net for every king square, and use them all. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,10 +75,28 @@ static void check_board(const Network *net, Board *b)
     board_unmake_move(b);
 }
 
+/* Every king square of either side gives a bucket of the net, and every
+ * bucket is some square's (on files a-d for a mirroring net). */
+static void check_king_buckets(const Network *net)
+{
+    FUZZ_CHECK(net->king_buckets >= 1 && net->king_buckets <= NNUE_MAX_KING_BUCKETS);
+    bool met[NNUE_MAX_KING_BUCKETS] = { false };
+    for (Color c = WHITE; c <= BLACK; c++)
+        for (int s = 0; s < 64; s++) {
+            NnueView view = nnue_view(net, c, (Square)s);
+            FUZZ_CHECK(view.king_bucket < net->king_buckets);
+            FUZZ_CHECK(view.mirrored == (net->king_mirroring && s % 8 >= 4));
+            met[view.king_bucket] = true;
+        }
+    for (int k = 0; k < net->king_buckets; k++)
+        FUZZ_CHECK(met[k]);
+}
+
 static void check_network(const Network *net)
 {
     FUZZ_CHECK(net->hidden >= NNUE_HIDDEN_STEP && net->hidden <= NNUE_MAX_HIDDEN && net->hidden % NNUE_HIDDEN_STEP == 0);
     FUZZ_CHECK(net->output_buckets >= 1 && net->output_buckets <= NNUE_MAX_OUTPUT_BUCKETS);
+    check_king_buckets(net);
     for (int pieces = 0; pieces <= 40; pieces++) {
         int bucket = nnue_output_bucket(net, pieces);
         FUZZ_CHECK(bucket >= 0 && bucket < net->output_buckets);
@@ -102,14 +121,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     load_and_check(data, size);
     /* The checksum made right: at 36, over what follows the header (40
-     * bytes in version 1, 44 in version 2, 48 from version 3 on). */
+     * bytes in version 1, 44 in version 2, 48 in version 3, 52 from
+     * version 4 on, whose king bucket map the checksum covers). */
     if (size < NNUE_HEADER_SIZE_V1)
         return 0;
     uint8_t *fixed = malloc(size);
     FUZZ_CHECK(fixed != NULL);
     memcpy(fixed, data, size);
     uint32_t version = (uint32_t)fixed[8] | (uint32_t)fixed[9] << 8 | (uint32_t)fixed[10] << 16 | (uint32_t)fixed[11] << 24;
-    size_t header = version >= 3 ? NNUE_HEADER_SIZE : version == 2 ? NNUE_HEADER_SIZE_V2 : NNUE_HEADER_SIZE_V1;
+    size_t header = version >= 4   ? NNUE_HEADER_SIZE
+                  : version == 3 ? NNUE_HEADER_SIZE_V3
+                  : version == 2 ? NNUE_HEADER_SIZE_V2
+                                 : NNUE_HEADER_SIZE_V1;
     if (size >= header) {
         uint32_t sum = network_checksum(fixed + header, size - header);
         for (int i = 0; i < 4; i++)

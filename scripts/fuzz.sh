@@ -107,21 +107,28 @@ for i in range(0, len(entries), 240):
 # version 2 with 8 output buckets and version 3 (mirroring by the king),
 # random weights in range, checksum right.
 import random
-def network(version, hidden, buckets, seed, king_mirroring=0):
+def network(version, hidden, buckets, seed, king_mirroring=0, king_map=None):
     rng = random.Random(seed)
-    weights = [rng.randint(-80, 80) for _ in range(768 * hidden + hidden)]
+    king_buckets = max(king_map) + 1 if king_map else 1
+    weights = [rng.randint(-80, 80) for _ in range(king_buckets * 768 * hidden + hidden)]
     weights += [rng.randint(-127, 127) for _ in range(2 * hidden * buckets)]
-    payload = struct.pack(f"<{len(weights)}h", *weights) + struct.pack(f"<{buckets}i", *[rng.randint(-5000, 5000) for _ in range(buckets)])
+    payload = bytes(king_map or []) + struct.pack(f"<{len(weights)}h", *weights)
+    payload += struct.pack(f"<{buckets}i", *[rng.randint(-5000, 5000) for _ in range(buckets)])
     h = 2166136261
     for byte in payload:
         h = ((h ^ byte) * 16777619) & 0xFFFFFFFF
     fields = [version, 768, hidden, 1, 255, 64, 400, h] + ([buckets] if version >= 2 else [])
     fields += [king_mirroring] if version >= 3 else []
+    fields += [king_buckets] if version >= 4 else []
     return b"BACHNNUE" + struct.pack(f"<{len(fields)}I", *fields) + payload
 write("net", "v1-h16", network(1, 16, 1, 1))
 write("net", "v2-h16-b8", network(2, 16, 8, 2))
 write("net", "v2-h32-b2", network(2, 32, 2, 3))
 write("net", "v3-h16-b4-mirrored", network(3, 16, 4, 4, 1))
+# King buckets (version 4): by rank, for a net that does not mirror; the
+# trainer's home4 layout (left-right symmetric) for one that does.
+write("net", "v4-h16-b2-k3", network(4, 16, 2, 5, 0, [0] * 8 + [1] * 8 + [2] * 48))
+write("net", "v4-h16-b1-k4-mirrored", network(4, 16, 1, 6, 1, [0, 0, 0, 1, 1, 0, 0, 0] + [2] * 8 + [3] * 48))
 
 # Stored games (docs/selfplay-store.md): the first games of each of the
 # store's first chunks, and a short game written here (the start position,
