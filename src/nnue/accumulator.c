@@ -10,9 +10,16 @@
 #include <arm_neon.h>
 #endif
 
-static const int16_t *feature_weights(const Network *net, int feature)
+/* The input weights of a view's king bucket: 768 features of `hidden`
+ * weights each, indexed by nnue_bucket_feature(). */
+static const int16_t *bucket_input_weights(const Network *net, NnueView view)
 {
-    return net->input_weights + (size_t)feature * net->hidden;
+    return net->input_weights + (size_t)view.king_bucket * NNUE_INPUTS * (size_t)net->hidden;
+}
+
+static const int16_t *feature_weights(const int16_t *bucket_weights, const Network *net, int feature)
+{
+    return bucket_weights + (size_t)feature * (size_t)net->hidden;
 }
 
 /* ---- portable code: the reference ---------------------------------------- */
@@ -58,10 +65,11 @@ static void apply_delta_portable(int16_t *values_to, const int16_t *values_from,
 static void update_with(Accumulator *to, const Accumulator *from, const Network *net, Color c, DeltaStep apply)
 {
     FeatureDelta delta = { .added_count = 0, .removed_count = 0 };
-    to->view[c] = from->view[c];
+    NnueView view = to->view[c] = from->view[c];
+    const int16_t *weights = bucket_input_weights(net, view);
     for (int i = 0; i < to->change_count; i++) {
         const PieceChange *change = &to->changes[i];
-        const int16_t *w = feature_weights(net, nnue_feature(c, change->piece, change->square, to->view[c]));
+        const int16_t *w = feature_weights(weights, net, nnue_bucket_feature(c, change->piece, change->square, view));
         if (change->added)
             delta.added[delta.added_count++] = w;
         else
@@ -73,19 +81,18 @@ static void update_with(Accumulator *to, const Accumulator *from, const Network 
 
 static void refresh_with(Accumulator *a, const Network *net, const Board *b, Color c, VectorStep add)
 {
-    a->view[c] = nnue_view(net, c, board_king(b, c));
+    NnueView view = a->view[c] = nnue_view(net, c, board_king(b, c));
+    const int16_t *weights = bucket_input_weights(net, view);
     memcpy(a->values[c], net->input_bias, sizeof(int16_t) * (size_t)net->hidden);
     for (Bitboard occupied = board_occupied(b); occupied;) {
         Square s = pop_lsb(&occupied);
-        add(a->values[c], feature_weights(net, nnue_feature(c, board_piece_on(b, s), s, a->view[c])), net->hidden);
+        add(a->values[c], feature_weights(weights, net, nnue_bucket_feature(c, board_piece_on(b, s), s, view)), net->hidden);
     }
     a->computed[c] = true;
 }
 
-bool accumulator_can_update(const Accumulator *to, const Network *net, Color perspective)
+bool accumulator_keeps_view(const Accumulator *to, const Network *net, Color perspective)
 {
-    if (!nnue_view_follows_king(net))
-        return true;
     Piece king = make_piece(perspective, KING);
     int from = -1, to_square = -1; /* the squares the king left and went to, if it moved */
     for (int i = 0; i < to->change_count; i++)

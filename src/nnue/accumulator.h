@@ -32,11 +32,17 @@ typedef struct {
 void accumulator_refresh(Accumulator *a, const Network *net, const Board *b);
 /* Computes one perspective from scratch. */
 void accumulator_refresh_perspective(Accumulator *a, const Network *net, const Board *b, Color perspective);
+/* Do to's recorded changes leave the view of `perspective` as it was in
+ * the ply below? Not when they take its king across the d/e line of a net
+ * that mirrors by the king, or into another king bucket. */
+bool accumulator_keeps_view(const Accumulator *to, const Network *net, Color perspective);
 /* Can `to`'s perspective be had from the ply below by to's recorded
- * changes? Exactly when they leave the perspective's view as it was: not
- * when they take its king across the d/e line of a net that mirrors by the
- * king, or into another king bucket. */
-bool accumulator_can_update(const Accumulator *to, const Network *net, Color perspective);
+ * changes? Exactly when they keep its view. Inline, so that a net whose
+ * view never changes (versions 1 and 2) answers without a call. */
+static inline bool accumulator_can_update(const Accumulator *to, const Network *net, Color perspective)
+{
+    return !nnue_view_follows_king(net) || accumulator_keeps_view(to, net, perspective);
+}
 /* `to` = `from` with to's recorded changes applied, for one perspective
  * (accumulator_can_update() must allow it). */
 void accumulator_update_perspective(Accumulator *to, const Accumulator *from, const Network *net, Color perspective);

@@ -126,13 +126,20 @@ static inline NnueView nnue_view(const Network *net, Color perspective, Square k
     return (NnueView){ .mirrored = mirrored, .king_bucket = net->king_bucket_map[seen] };
 }
 
-/* The input index of piece p on square s, seen from `perspective` with
- * view `view`: the king bucket's block of 768, then (ours, type, square). */
-static inline int nnue_feature(Color perspective, Piece p, Square s, NnueView view)
+/* The index of piece p on square s within a king bucket's 768 inputs,
+ * seen from `perspective` with view `view`: (ours, type, square). */
+static inline int nnue_bucket_feature(Color perspective, Piece p, Square s, NnueView view)
 {
     int ours = piece_color(p) == perspective ? 0 : 1;
     int square = (perspective == WHITE ? (int)s : (int)s ^ 56) ^ (view.mirrored ? 7 : 0);
-    return view.king_bucket * NNUE_INPUTS + ours * 384 + (int)piece_type(p) * 64 + square;
+    return ours * 384 + (int)piece_type(p) * 64 + square;
+}
+
+/* The input index of piece p on square s, seen from `perspective` with
+ * view `view`: the king bucket's block of 768, then the piece's place in it. */
+static inline int nnue_feature(Color perspective, Piece p, Square s, NnueView view)
+{
+    return view.king_bucket * NNUE_INPUTS + nnue_bucket_feature(perspective, p, s, view);
 }
 
 /* The output bucket of a board with `pieces` pieces, kings included: 2 to
