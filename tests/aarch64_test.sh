@@ -3,9 +3,10 @@
 # aarch64 build under Debian's qemu-user (the build for ARM boards and Android):
 #   - it is a static binary and starts under qemu-aarch64 as one (no sysroot);
 #   - the bench's node count equals the Linux x86-64 build's;
-#   - the evaluator's tests (tests/test_nnue.c: NEON against the portable
-#     code) and the perft tests (tests/test_perft.c, light depths) pass, run
-#     by tests/cross/runner.c;
+#   - the evaluator's tests (tests/test_nnue.c and
+#     tests/test_nnue_king_buckets.c: NEON against the portable code) and
+#     the perft tests (tests/test_perft.c, light depths) pass, run by
+#     tests/cross/runner.c;
 #   - the perft suite (data/perft.epd, 267 positions) to depth 4 through the
 #     command line. Its full depths take 2 min natively and about ten times
 #     that under qemu: `scripts/perft-suite.sh` with the wrapper below does it.
@@ -30,7 +31,7 @@ want=$(nodes "$linux") got=$(nodes qemu-aarch64 "$engine")
 check $? "qemu-aarch64 $(basename "$engine") bench: $got nodes, the x86-64 build's $want"
 
 BACHESS_DATA=data BACHESS_TEST_LIGHT=1 qemu-aarch64 "$tests" >"$work/cross-tests.log" 2>&1
-check $? "tests/test_nnue.c and tests/test_perft.c under qemu: $(tail -n 1 "$work/cross-tests.log")"
+check $? "tests/test_nnue.c, test_nnue_king_buckets.c and test_perft.c under qemu: $(tail -n 1 "$work/cross-tests.log")"
 grep -q '^vector code: NEON' "$work/cross-tests.log"
 check $? "the evaluator's tests ran the NEON code"
 

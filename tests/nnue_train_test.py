@@ -26,10 +26,11 @@ trains a small network on them, and then
      falls by one factor an epoch from --lr to --final-lr; such a run learns;
  11. --king-buckets reads its presets and 64-number layouts and refuses bad
      ones; it learns and writes a version-4 file that the engine evaluates
-     exactly as Python does, with kings in every bucket, with and without
-     mirroring; started from a net without king buckets (--init, no epoch),
-     it evaluates every position as the old net does; a bucketed net started
-     from itself writes itself back, byte for byte.
+     exactly as Python does, with kings in at least three buckets, with and
+     without mirroring; started from a net without king buckets (--init, no
+     epoch), it evaluates every position as the old net does; a bucketed net
+     started from itself writes itself back, byte for byte, and one of
+     another layout is refused.
 
     /usr/bin/python3 tests/nnue_train_test.py ./bachess
 """
