@@ -7,7 +7,7 @@
  *
  * The 768 inputs are the (piece, square) pairs of the board seen from one
  * side: for perspective c, a piece counts as "ours" or "theirs" and the
- * board is mirrored vertically for Black (nnue_feature()). Each side's
+ * board is mirrored vertically for Black (nnue_bucket_feature()). Each side's
  * hidden layer of N int16 values (its accumulator) is the input bias plus
  * the input weights of its active features, so a move changes it by a few
  * additions and subtractions. The output is one neuron over both layers,
@@ -133,13 +133,6 @@ static inline int nnue_bucket_feature(Color perspective, Piece p, Square s, Nnue
     int ours = piece_color(p) == perspective ? 0 : 1;
     int square = (perspective == WHITE ? (int)s : (int)s ^ 56) ^ (view.mirrored ? 7 : 0);
     return ours * 384 + (int)piece_type(p) * 64 + square;
-}
-
-/* The input index of piece p on square s, seen from `perspective` with
- * view `view`: the king bucket's block of 768, then the piece's place in it. */
-static inline int nnue_feature(Color perspective, Piece p, Square s, NnueView view)
-{
-    return view.king_bucket * NNUE_INPUTS + nnue_bucket_feature(perspective, p, s, view);
 }
 
 /* The output bucket of a board with `pieces` pieces, kings included: 2 to
