@@ -85,7 +85,6 @@ void movepick_init(MovePicker *mp, const Board *b, const History *h, Move tt_mov
     mp->counter = counter != killers[0] && counter != killers[1] ? counter : MOVE_NONE;
     mp->stage = board_in_check(b) ? STAGE_EVASION_TT : STAGE_TT;
     mp->current = mp->end = mp->bad_end = 0;
-    mp->skip_quiets = false;
 }
 
 void movepick_init_qsearch(MovePicker *mp, const Board *b, const History *h, Move tt_move)
@@ -140,22 +139,20 @@ Move movepick_next(MovePicker *mp)
         case STAGE_COUNTER: {
             Move m = mp->stage == STAGE_COUNTER ? mp->counter : mp->killers[mp->stage - STAGE_KILLER_1];
             mp->stage++;
-            if (!mp->skip_quiets && usable_quiet(mp, m))
+            if (usable_quiet(mp, m))
                 return m;
             break;
         }
 
         case STAGE_GEN_QUIET:
-            mp->current = mp->end = mp->bad_end;
-            if (!mp->skip_quiets) {
-                mp->end = generate_into(mp, GEN_QUIET, mp->bad_end);
-                score_quiets(mp, mp->current, mp->end);
-            }
+            mp->current = mp->bad_end;
+            mp->end = generate_into(mp, GEN_QUIET, mp->bad_end);
+            score_quiets(mp, mp->current, mp->end);
             mp->stage++;
             break;
 
         case STAGE_QUIET:
-            while (!mp->skip_quiets && mp->current < mp->end) {
+            while (mp->current < mp->end) {
                 Move m = pick_best(mp).move;
                 if (m != mp->tt_move && m != mp->killers[0] && m != mp->killers[1] && m != mp->counter)
                     return m;

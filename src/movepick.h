@@ -36,7 +36,6 @@ typedef struct {
     ScoredMove moves[MAX_MOVES];
     int current, end;      /* moves[current..end) still to be tried in this stage */
     int bad_end;           /* losing captures are parked at moves[0..bad_end) */
-    bool skip_quiets;
 } MovePicker;
 
 void movepick_init(MovePicker *mp, const Board *b, const History *h, Move tt_move,
