@@ -10,18 +10,6 @@
 #include <arm_neon.h>
 #endif
 
-/* The input weights of a view's king bucket: 768 features of `hidden`
- * weights each, indexed by nnue_bucket_feature(). */
-static const int16_t *bucket_input_weights(const Network *net, NnueView view)
-{
-    return net->input_weights + (size_t)view.king_bucket * NNUE_INPUTS * (size_t)net->hidden;
-}
-
-static const int16_t *feature_weights(const int16_t *bucket_weights, const Network *net, int feature)
-{
-    return bucket_weights + (size_t)feature * (size_t)net->hidden;
-}
-
 /* ---- portable code: the reference ---------------------------------------- */
 
 /* int16 arithmetic that wraps, as the vector instructions do. */
@@ -66,10 +54,11 @@ static void update_with(Accumulator *to, const Accumulator *from, const Network 
 {
     FeatureDelta delta = { .added_count = 0, .removed_count = 0 };
     NnueView view = to->view[c] = from->view[c];
-    const int16_t *weights = bucket_input_weights(net, view);
+    const int16_t *weights = nnue_view_input_weights(net, view);
     for (int i = 0; i < to->change_count; i++) {
         const PieceChange *change = &to->changes[i];
-        const int16_t *w = feature_weights(weights, net, nnue_bucket_feature(c, change->piece, change->square, view));
+        int feature = nnue_bucket_feature(c, change->piece, change->square, view);
+        const int16_t *w = nnue_feature_weights(net, weights, feature);
         if (change->added)
             delta.added[delta.added_count++] = w;
         else
@@ -82,11 +71,12 @@ static void update_with(Accumulator *to, const Accumulator *from, const Network 
 static void refresh_with(Accumulator *a, const Network *net, const Board *b, Color c, VectorStep add)
 {
     NnueView view = a->view[c] = nnue_view(net, c, board_king(b, c));
-    const int16_t *weights = bucket_input_weights(net, view);
+    const int16_t *weights = nnue_view_input_weights(net, view);
     memcpy(a->values[c], net->input_bias, sizeof(int16_t) * (size_t)net->hidden);
     for (Bitboard occupied = board_occupied(b); occupied;) {
         Square s = pop_lsb(&occupied);
-        add(a->values[c], feature_weights(weights, net, nnue_bucket_feature(c, board_piece_on(b, s), s, view)), net->hidden);
+        int feature = nnue_bucket_feature(c, board_piece_on(b, s), s, view);
+        add(a->values[c], nnue_feature_weights(net, weights, feature), net->hidden);
     }
     a->computed[c] = true;
 }

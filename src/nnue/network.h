@@ -135,6 +135,19 @@ static inline int nnue_bucket_feature(Color perspective, Piece p, Square s, Nnue
     return ours * 384 + (int)piece_type(p) * 64 + square;
 }
 
+/* The input weights a view reads, its king bucket's: 768 features of N
+ * weights each, indexed by nnue_bucket_feature(). */
+static inline const int16_t *nnue_view_input_weights(const Network *net, NnueView view)
+{
+    return net->input_weights + (size_t)view.king_bucket * NNUE_INPUTS * (size_t)net->hidden;
+}
+
+/* The N input weights of one feature among a view's. */
+static inline const int16_t *nnue_feature_weights(const Network *net, const int16_t *view_weights, int feature)
+{
+    return view_weights + (size_t)feature * (size_t)net->hidden;
+}
+
 /* The output bucket of a board with `pieces` pieces, kings included: 2 to
  * 32 in a game, but a set-up position may hold more (ten knights). */
 static inline int nnue_output_bucket(const Network *net, int pieces)
