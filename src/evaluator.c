@@ -10,6 +10,10 @@
 
 static EvaluationKind selected = EVALUATION_CLASSICAL;
 static const Network *network;
+/* Counts the selections, so that each thread's refresh cache can tell that
+ * the network changed since it was filled: the engine loads another file
+ * into the same Network. Written only between searches, as `network` is. */
+static unsigned selection;
 
 bool evaluator_select(EvaluationKind kind, const Network *net)
 {
@@ -17,21 +21,32 @@ bool evaluator_select(EvaluationKind kind, const Network *net)
         return false;
     selected = kind;
     network = net;
+    selection++;
     return true;
 }
 
 EvaluationKind evaluator_kind(void) { return selected; }
 const Network *evaluator_network(void) { return network; }
 
+/* Empties the refresh cache, and records for which network it fills again. */
+static void forget_refreshes(EvalState *e)
+{
+    accumulator_cache_clear(&e->refresh_cache);
+    e->refresh_cache_selection = selection;
+}
+
 void evaluator_clear(EvalState *e)
 {
     pawn_table_clear(&e->pawns);
+    forget_refreshes(e);
     e->depth = 0;
 }
 
 void evaluator_start(EvalState *e, const Board *root)
 {
     e->depth = 0;
+    if (e->refresh_cache_selection != selection) /* the cache holds another network's sums */
+        forget_refreshes(e);
     if (selected == EVALUATION_NNUE)
         accumulator_refresh(&e->accumulators[0], network, root);
 }
@@ -57,7 +72,8 @@ void evaluator_push_null(EvalState *e)
 /* Brings one perspective of the current ply's accumulator (of board b) up
  * to date: from the nearest computed one below it, or afresh when a move
  * on the way changed this perspective's view (its king across a mirroring
- * net's d/e line, or into another king bucket). */
+ * net's d/e line, or into another king bucket) — afresh from the last
+ * accumulator it had in its new view (accumulator_cache.h). */
 static void bring_up_to_date(EvalState *e, const Board *b, Color perspective)
 {
     int ply = e->depth;
@@ -65,7 +81,7 @@ static void bring_up_to_date(EvalState *e, const Board *b, Color perspective)
            && accumulator_can_update(&e->accumulators[ply], network, perspective))
         ply--; /* the root's is computed by evaluator_start */
     if (!e->accumulators[ply].computed[perspective]) {
-        accumulator_refresh_perspective(&e->accumulators[e->depth], network, b, perspective);
+        accumulator_cache_refresh(&e->refresh_cache, &e->accumulators[e->depth], network, b, perspective);
         return;
     }
     for (ply++; ply <= e->depth; ply++)

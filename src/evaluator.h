@@ -11,13 +11,17 @@
  * always in pairs, and evaluator_evaluate() wherever it needs a static
  * evaluation. The network's accumulators follow the moves through those
  * hooks; the hand-written evaluation works from the board alone and ignores
- * them.
+ * them. A king move that changes what a perspective sees is computed from
+ * the last accumulator the thread had in that view (its refresh cache,
+ * nnue/accumulator_cache.h), which the state forgets when another network
+ * is selected.
  *
  * The transposition table keeps static evaluations: whoever switches the
  * evaluation must clear the table too (the engine's Evaluation option does).
  */
 #include "board.h"
 #include "nnue/accumulator.h"
+#include "nnue/accumulator_cache.h"
 #include "pawns.h"
 
 typedef enum { EVALUATION_CLASSICAL, EVALUATION_NNUE } EvaluationKind;
@@ -26,6 +30,8 @@ typedef struct {
     PawnTable pawns;                        /* the hand-written evaluation's pawn-structure cache */
     int depth;                              /* pushes not yet popped: the moves made since the root */
     Accumulator accumulators[MAX_PLY + 8];  /* the network's, one per ply from the root */
+    AccumulatorCache refresh_cache;         /* where a king move's refresh starts from ... */
+    unsigned refresh_cache_selection;       /* ... with the network of this evaluator_select() */
 } EvalState;
 
 /* Which evaluation the search uses, and the network (kept by the caller,
@@ -37,7 +43,8 @@ const Network *evaluator_network(void);
 
 /* Forgets everything cached (a new game, or another evaluation). */
 void evaluator_clear(EvalState *e);
-/* The search is about to search from `root`: its moves follow from here. */
+/* The search is about to search from `root`: its moves follow from here.
+ * What the state cached of a network selected before is forgotten here. */
 void evaluator_start(EvalState *e, const Board *root);
 
 /* `b` is about to play `m` (or to pass); and the matching take-back. */

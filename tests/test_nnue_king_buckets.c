@@ -2,7 +2,9 @@
  * the file's map is read and checked, each perspective reads the input
  * weights of its own king's bucket, one bucket is version 3, and the
  * accumulators follow kings across buckets and the mirroring line, move by
- * move (vector and portable code) and through the evaluator's push/pop.
+ * move (vector and portable code) and through the evaluator's push/pop;
+ * a refresh through the cache of each view's last accumulator equals one
+ * from scratch, and the evaluator forgets that cache with its network.
  * The networks have random weights (nnue_support.h). */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include "evaluator.h"
 #include "movegen.h"
 #include "nnue/accumulator.h"
+#include "nnue/accumulator_cache.h"
 #include "nnue/network.h"
 #include "notation.h"
 #include "nnue_support.h"
@@ -26,12 +29,17 @@ static TestNetSpec bucketed(const uint8_t *map, int king_buckets, bool king_mirr
                           .king_mirroring = king_mirroring, .king_buckets = king_buckets, .king_map = map, .seed = 42 };
 }
 
-/* The nets these tests run on: HOME4 with mirroring, SIDES7 without. */
-static Network load_bucketed(int which)
+/* The nets these tests run on: HOME4 with mirroring, SIDES7 without; with
+ * another seed, the same net with other weights (whose sums a cache must
+ * not take for the first one's). */
+static Network load_bucketed_seeded(int which, uint64_t seed)
 {
     TestNetSpec spec = which == 0 ? bucketed(TEST_KING_MAP_HOME4, 4, true) : bucketed(TEST_KING_MAP_SIDES7, 7, false);
+    spec.seed = seed;
     return test_net_load(&spec);
 }
+
+static Network load_bucketed(int which) { return load_bucketed_seeded(which, 42); }
 
 /* The view by the file format's words, written out here rather than taken
  * from nnue_view(): the king's square as its side sees it, rank 1 its own
@@ -302,12 +310,13 @@ Test(nnue_king_buckets, kings_walking_across_buckets_update_as_a_refresh)
 /* Random playouts through the evaluator's push/pop hooks, from positions
  * where the kings roam, compared with an evaluation from scratch; not
  * every ply is evaluated, so an update may span several moves, some of
- * which change a view. Returns how many moves changed a view. */
-static int follow_roaming_kings(Network *net, const char *fen, uint64_t seed)
+ * which change a view. The evaluator state `e` is the caller's, as a
+ * search thread's is the engine's: it may have evaluated with another
+ * network before. Returns how many moves changed a view. */
+static int follow_roaming_kings(EvalState *e, Network *net, const char *fen, uint64_t seed)
 {
     cr_assert(evaluator_select(EVALUATION_NNUE, net));
     int changes = 0;
-    EvalState *e = calloc(1, sizeof *e);
     Board *b = board_from_fen(fen);
     TestRng rng = { seed };
     for (int game = 0; game < 10; game++) {
@@ -337,23 +346,217 @@ static int follow_roaming_kings(Network *net, const char *fen, uint64_t seed)
     }
     evaluator_select(EVALUATION_CLASSICAL, NULL);
     free(b);
-    free(e);
     return changes;
 }
 
+static const char *ROAMING_KINGS[] = {
+    "8/2k5/3p4/8/8/4P3/2K5/8 w - - 0 1",
+    "r3k2r/pp3ppp/2n5/8/8/2N5/PP3PPP/R3K2R w KQkq - 0 1",
+};
+
 Test(nnue_king_buckets, the_evaluator_follows_kings_through_their_buckets)
 {
-    static const char *fens[] = {
-        "8/2k5/3p4/8/8/4P3/2K5/8 w - - 0 1",
-        "r3k2r/pp3ppp/2n5/8/8/2N5/PP3PPP/R3K2R w KQkq - 0 1",
-    };
     for (int which = 0; which < 2; which++) {
         Network net = load_bucketed(which);
+        EvalState *e = calloc(1, sizeof *e);
         int changes = 0;
         for (int i = 0; i < 2; i++)
-            changes += follow_roaming_kings(&net, fens[i], 7 + (uint64_t)i);
+            changes += follow_roaming_kings(e, &net, ROAMING_KINGS[i], 7 + (uint64_t)i);
         cr_log_info("net %d: %d views changed", which, changes);
         cr_assert_gt(changes, 50);
+        free(e);
         network_free(&net);
     }
+}
+
+/* ---- the refresh cache ------------------------------------------------------ */
+
+/* One cache filled by the vector code and one by the portable code, each
+ * asked for both perspectives of every position of a line of play. */
+typedef struct {
+    const Network *net;
+    AccumulatorCache vector_cache, portable_cache;
+    Accumulator vector, portable, fresh;
+    bool met[COLOR_NB][NNUE_MIRROR_SIDES][NNUE_MAX_KING_BUCKETS]; /* the views refreshed */
+    int refreshes;
+} CacheCheck;
+
+/* The entry of the view refreshed holds the refreshed values and b's
+ * pieces: the next refresh in that view starts from this board. */
+static bool entry_stands_for(const AccumulatorCache *cache, const Accumulator *a, Color c, const Board *b, int hidden)
+{
+    const AccumulatorCacheEntry *entry = &cache->entries[c][a->view[c].mirrored][a->view[c].king_bucket];
+    return memcmp(entry->values, a->values[c], sizeof(int16_t) * (size_t)hidden) == 0
+        && memcmp(entry->by_type, b->by_type, sizeof entry->by_type) == 0
+        && memcmp(entry->by_color, b->by_color, sizeof entry->by_color) == 0;
+}
+
+/* Both perspectives of b through each cache, against a refresh from scratch. */
+static void check_cached_refresh(CacheCheck *check, const Board *b, const char *where)
+{
+    int hidden = check->net->hidden;
+    accumulator_refresh_portable(&check->fresh, check->net, b);
+    for (Color c = WHITE; c <= BLACK; c++) {
+        accumulator_cache_refresh(&check->vector_cache, &check->vector, check->net, b, c);
+        accumulator_cache_refresh_portable(&check->portable_cache, &check->portable, check->net, b, c);
+        cr_assert(same_perspective(&check->vector, &check->fresh, c, hidden), "%s: vector code, perspective %d",
+                  where, c);
+        cr_assert(same_perspective(&check->portable, &check->fresh, c, hidden), "%s: portable code, perspective %d",
+                  where, c);
+        cr_assert(entry_stands_for(&check->vector_cache, &check->vector, c, b, hidden),
+                  "%s: vector code's entry, perspective %d", where, c);
+        cr_assert(entry_stands_for(&check->portable_cache, &check->portable, c, b, hidden),
+                  "%s: portable code's entry, perspective %d", where, c);
+        check->met[c][check->fresh.view[c].mirrored][check->fresh.view[c].king_bucket] = true;
+        check->refreshes++;
+    }
+}
+
+/* Random games of up to 300 plies from `fen`, every position checked:
+ * the cache's entries meet boards that differ from theirs by a move, and
+ * by many moves when a king comes back to a view it left long before
+ * (captures, promotions, castling and pieces of every kind in between). */
+static void random_games_through_the_cache(CacheCheck *check, const char *fen, TestRng *rng, int games)
+{
+    Board *b = board_from_fen(fen);
+    char where[160];
+    for (int game = 0; game < games; game++) {
+        board_load(b, fen);
+        check_cached_refresh(check, b, fen);
+        for (int ply = 0; ply < 300; ply++) {
+            MoveList list;
+            generate_legal(b, &list);
+            if (list.count == 0)
+                break;
+            board_make_move(b, list.moves[rng_below(rng, list.count)]);
+            snprintf(where, sizeof where, "%s: game %d ply %d", fen, game, ply);
+            check_cached_refresh(check, b, where);
+        }
+    }
+    free(b);
+}
+
+static int views_met(const CacheCheck *check)
+{
+    int met = 0;
+    for (Color c = WHITE; c <= BLACK; c++)
+        for (int mirrored = 0; mirrored < NNUE_MIRROR_SIDES; mirrored++)
+            for (int k = 0; k < NNUE_MAX_KING_BUCKETS; k++)
+                met += check->met[c][mirrored][k];
+    return met;
+}
+
+/* Each net in turn through the same two caches, cleared between the nets
+ * as the evaluator clears them: each net's second seed gives it the same
+ * shape and other weights, so that a cache that kept the first seed's sums
+ * would give wrong values at once. The last net is as wide as a cache
+ * entry (NNUE_MAX_HIDDEN). */
+Test(nnue_king_buckets, a_refresh_through_the_cache_equals_one_from_scratch)
+{
+    static const char *fens[] = {
+        START_FEN,
+        "r3k2r/pp3ppp/2n5/8/8/2N5/PP3PPP/R3K2R w KQkq - 0 1",
+        "8/2k5/3p4/8/8/4P3/2K5/8 w - - 0 1",
+        "r3k2r/1P3ppp/8/3q4/3Q4/8/1p3PPP/R3K2R w KQkq - 0 1",
+    };
+    TestNetSpec specs[] = {
+        bucketed(TEST_KING_MAP_HOME4, 4, true), bucketed(TEST_KING_MAP_HOME4, 4, true),
+        bucketed(TEST_KING_MAP_SIDES7, 7, false), bucketed(TEST_KING_MAP_SIDES7, 7, false),
+        bucketed(TEST_KING_MAP_HOME4, 4, true),
+    };
+    specs[1].seed = specs[3].seed = 43;
+    specs[4].hidden = NNUE_MAX_HIDDEN;
+    CacheCheck *check = calloc(1, sizeof *check);
+    TestRng rng = { 2024 };
+    for (size_t n = 0; n < sizeof specs / sizeof *specs; n++) {
+        Network net = test_net_load(&specs[n]);
+        accumulator_cache_clear(&check->vector_cache);
+        accumulator_cache_clear(&check->portable_cache);
+        check->net = &net;
+        memset(check->met, 0, sizeof check->met);
+        check->refreshes = 0;
+        for (size_t i = 0; i < sizeof fens / sizeof *fens; i++)
+            random_games_through_the_cache(check, fens[i], &rng, 4);
+        cr_log_info("net %zu: %d refreshes, %d views", n, check->refreshes, views_met(check));
+        /* Every view either side can take: 8 with HOME4 and mirroring, 7 with SIDES7. */
+        cr_assert_eq(views_met(check), 2 * (net.king_mirroring ? 8 : 7), "net %zu", n);
+        network_free(&net);
+    }
+    free(check);
+}
+
+/* A refresh starts from its view's entry and adds only what changed: an
+ * entry whose values were all raised by one gives, after a move that
+ * keeps the view, a fresh refresh raised by one, by the vector code and by
+ * the portable code. One computed from scratch would not carry the mark. */
+Test(nnue_king_buckets, a_refresh_starts_from_its_views_entry)
+{
+    Network net = load_bucketed(0);
+    AccumulatorCache *cache = calloc(1, sizeof *cache);
+    Accumulator *a = calloc(2, sizeof *a);
+    for (int portable = 0; portable <= 1; portable++) {
+        void (*refresh)(AccumulatorCache *, Accumulator *, const Network *, const Board *, Color) =
+            portable ? accumulator_cache_refresh_portable : accumulator_cache_refresh;
+        Board *b = board_from_fen("r3k2r/pp3ppp/2n5/8/8/2N5/PP3PPP/R3K2R w KQkq - 0 1");
+        accumulator_cache_clear(cache);
+        for (Color c = WHITE; c <= BLACK; c++) {
+            refresh(cache, &a[0], &net, b, c);
+            AccumulatorCacheEntry *entry = &cache->entries[c][a[0].view[c].mirrored][a[0].view[c].king_bucket];
+            for (int i = 0; i < net.hidden; i++)
+                entry->values[i] = (int16_t)(entry->values[i] + 1);
+        }
+        board_play(b, "c3d5 c6d4");
+        accumulator_refresh_portable(&a[1], &net, b);
+        for (Color c = WHITE; c <= BLACK; c++) {
+            refresh(cache, &a[0], &net, b, c);
+            for (int i = 0; i < net.hidden; i++)
+                cr_assert_eq(a[0].values[c][i], (int16_t)(a[1].values[c][i] + 1), "%s code, perspective %d, value %d",
+                             portable ? "portable" : "vector", c, i);
+        }
+        free(b);
+    }
+    free(a);
+    free(cache);
+    network_free(&net);
+}
+
+static bool cache_is_empty(const AccumulatorCache *cache)
+{
+    const bool *filled = &cache->filled[0][0][0];
+    for (size_t i = 0; i < sizeof cache->filled / sizeof *filled; i++)
+        if (filled[i])
+            return false;
+    return true;
+}
+
+/* The engine loads another file into the same Network and selects it
+ * again: each thread's evaluator must then forget the sums its refresh
+ * cache holds for the old weights, with a new game in between or not. A
+ * new game empties the cache too, and so does the first clear of a state
+ * whose memory held anything (malloc). */
+Test(nnue_king_buckets, the_evaluator_forgets_its_refreshes_when_the_network_changes)
+{
+    EvalState *e = malloc(sizeof *e);
+    cr_assert_not_null(e);
+    memset(e, 0xa5, sizeof *e);
+    evaluator_clear(e);
+    cr_assert(cache_is_empty(&e->refresh_cache));
+    Network net = load_bucketed(0);
+    int changes = 0;
+    for (int round = 0; round < 4; round++) {
+        if (round > 0) {
+            network_free(&net);
+            net = load_bucketed_seeded(0, 42 + (uint64_t)round); /* the same Network, other weights */
+        }
+        if (round == 2) { /* a new game */
+            cr_assert_not(cache_is_empty(&e->refresh_cache));
+            evaluator_clear(e);
+            cr_assert(cache_is_empty(&e->refresh_cache), "a new game keeps the refresh cache");
+        }
+        changes += follow_roaming_kings(e, &net, ROAMING_KINGS[round % 2], 11);
+    }
+    cr_log_info("%d views changed", changes);
+    cr_assert_gt(changes, 100);
+    network_free(&net);
+    free(e);
 }

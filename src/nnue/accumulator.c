@@ -38,15 +38,33 @@ typedef struct {
 /* values_to = values_from + the delta, over n values. */
 typedef void (*DeltaStep)(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n);
 
-/* One change at a time: the reference, and the update of builds without
- * AVX2 or NEON (ARCH=x86-64, -v2). */
-static void apply_delta_portable(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
+/* values_to = values_from + the `added` weights - the `removed` ones, one
+ * feature at a time: the reference, and the sums of builds without AVX2
+ * or NEON (ARCH=x86-64, -v2). Each list holds at most `capacity`: a
+ * constant that, for a move's four, lets the compiler unroll the loops
+ * over them and keep their pointers in registers (the update's speed). */
+static inline void add_sub_portable(int16_t *values_to, const int16_t *values_from, const int16_t *const *added,
+                                    int added_count, const int16_t *const *removed, int removed_count,
+                                    int capacity, int n)
 {
     memcpy(values_to, values_from, sizeof(int16_t) * (size_t)n);
-    for (int k = 0; k < delta->added_count; k++)
-        add_portable(values_to, delta->added[k], n);
-    for (int k = 0; k < delta->removed_count; k++)
-        sub_portable(values_to, delta->removed[k], n);
+    for (int k = 0; k < added_count && k < capacity; k++)
+        add_portable(values_to, added[k], n);
+    for (int k = 0; k < removed_count && k < capacity; k++)
+        sub_portable(values_to, removed[k], n);
+}
+
+static void apply_delta_portable(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
+{
+    add_sub_portable(values_to, values_from, delta->added, delta->added_count, delta->removed, delta->removed_count,
+                     MAX_PIECE_CHANGES, n);
+}
+
+void accumulator_apply_features_portable(int16_t *values_to, const int16_t *values_from, const FeatureList *added,
+                                         const FeatureList *removed, int n)
+{
+    add_sub_portable(values_to, values_from, added->weights, added->count, removed->weights, removed->count,
+                     SQUARE_NB, n);
 }
 
 /* One perspective of `to` = the same of `from` with to's changes. */
@@ -180,19 +198,33 @@ static int32_t dot_avx2(const int16_t *values, const int16_t *weights, const Net
     return _mm_cvtsi128_si32(s);
 }
 
-/* The whole delta sixteen values at a time, in registers: one load of the
- * values below, one store, instead of a copy and a pass per change. The
+/* Every feature sixteen values at a time, in registers: one load of the
+ * values below, one store, instead of a copy and a pass per feature. The
  * order of the sums does not matter: int16 wraps the same either way. */
-static void apply_delta_avx2(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
+static inline void add_sub_avx2(int16_t *values_to, const int16_t *values_from, const int16_t *const *added,
+                                int added_count, const int16_t *const *removed, int removed_count,
+                                int capacity, int n)
 {
     for (int i = 0; i < n; i += 16) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(values_from + i));
-        for (int k = 0; k < delta->added_count; k++)
-            v = _mm256_add_epi16(v, _mm256_loadu_si256((const __m256i *)(delta->added[k] + i)));
-        for (int k = 0; k < delta->removed_count; k++)
-            v = _mm256_sub_epi16(v, _mm256_loadu_si256((const __m256i *)(delta->removed[k] + i)));
+        for (int k = 0; k < added_count && k < capacity; k++)
+            v = _mm256_add_epi16(v, _mm256_loadu_si256((const __m256i *)(added[k] + i)));
+        for (int k = 0; k < removed_count && k < capacity; k++)
+            v = _mm256_sub_epi16(v, _mm256_loadu_si256((const __m256i *)(removed[k] + i)));
         _mm256_storeu_si256((__m256i *)(values_to + i), v);
     }
+}
+
+static void apply_delta_avx2(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
+{
+    add_sub_avx2(values_to, values_from, delta->added, delta->added_count, delta->removed, delta->removed_count,
+                 MAX_PIECE_CHANGES, n);
+}
+
+void accumulator_apply_features(int16_t *values_to, const int16_t *values_from, const FeatureList *added,
+                                const FeatureList *removed, int n)
+{
+    add_sub_avx2(values_to, values_from, added->weights, added->count, removed->weights, removed->count, SQUARE_NB, n);
 }
 
 static const VectorStep ADD = add_avx2;
@@ -234,16 +266,30 @@ static int32_t dot_neon(const int16_t *values, const int16_t *weights, const Net
     return vaddvq_s32(sum);
 }
 
-static void apply_delta_neon(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
+static inline void add_sub_neon(int16_t *values_to, const int16_t *values_from, const int16_t *const *added,
+                                int added_count, const int16_t *const *removed, int removed_count,
+                                int capacity, int n)
 {
     for (int i = 0; i < n; i += 8) {
         int16x8_t v = vld1q_s16(values_from + i);
-        for (int k = 0; k < delta->added_count; k++)
-            v = vaddq_s16(v, vld1q_s16(delta->added[k] + i));
-        for (int k = 0; k < delta->removed_count; k++)
-            v = vsubq_s16(v, vld1q_s16(delta->removed[k] + i));
+        for (int k = 0; k < added_count && k < capacity; k++)
+            v = vaddq_s16(v, vld1q_s16(added[k] + i));
+        for (int k = 0; k < removed_count && k < capacity; k++)
+            v = vsubq_s16(v, vld1q_s16(removed[k] + i));
         vst1q_s16(values_to + i, v);
     }
+}
+
+static void apply_delta_neon(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
+{
+    add_sub_neon(values_to, values_from, delta->added, delta->added_count, delta->removed, delta->removed_count,
+                 MAX_PIECE_CHANGES, n);
+}
+
+void accumulator_apply_features(int16_t *values_to, const int16_t *values_from, const FeatureList *added,
+                                const FeatureList *removed, int n)
+{
+    add_sub_neon(values_to, values_from, added->weights, added->count, removed->weights, removed->count, SQUARE_NB, n);
 }
 
 static const VectorStep ADD = add_neon;
@@ -263,6 +309,11 @@ const char *accumulator_vector_code(void) { return "NEON"; }
 
 static const VectorStep ADD = add_portable;
 static const DeltaStep APPLY_DELTA = apply_delta_portable;
+void accumulator_apply_features(int16_t *values_to, const int16_t *values_from, const FeatureList *added,
+                                const FeatureList *removed, int n)
+{
+    accumulator_apply_features_portable(values_to, values_from, added, removed, n);
+}
 int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
 {
     return accumulator_output_portable(a, net, us, bucket);

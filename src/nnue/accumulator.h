@@ -11,7 +11,8 @@
  * (NnueView, network.h): a king move that changes a perspective's view —
  * across the d/e line of a net that mirrors by the king, or into another
  * king bucket — changes every one of its features, and only that
- * perspective is computed afresh.
+ * perspective is computed afresh (in the search, from the last accumulator
+ * it had in its new view: accumulator_cache.h).
  * With AVX2 the sums run 16 values at a time; the portable code gives the
  * same results bit for bit (both wrap int16 the same way, and the output's
  * products fit int16 by the limits network.c checks).
@@ -27,6 +28,14 @@ typedef struct {
     int change_count;                     /* what the move into this ply changed */
     PieceChange changes[MAX_PIECE_CHANGES];
 } Accumulator;
+
+/* Input weights of features, N values each, to add to a perspective's
+ * values or to take from them: the pieces that one board has and another
+ * lacks, at most one on each square (accumulator_cache.h). */
+typedef struct {
+    const int16_t *weights[SQUARE_NB];
+    int count;
+} FeatureList;
 
 /* Computes both perspectives from scratch. */
 void accumulator_refresh(Accumulator *a, const Network *net, const Board *b);
@@ -46,6 +55,11 @@ static inline bool accumulator_can_update(const Accumulator *to, const Network *
 /* `to` = `from` with to's recorded changes applied, for one perspective
  * (accumulator_can_update() must allow it). */
 void accumulator_update_perspective(Accumulator *to, const Accumulator *from, const Network *net, Color perspective);
+/* values_to = values_from + the `added` weights - the `removed` ones,
+ * over n values (a multiple of NNUE_HIDDEN_STEP); the two arrays may not
+ * overlap. */
+void accumulator_apply_features(int16_t *values_to, const int16_t *values_from, const FeatureList *added,
+                                const FeatureList *removed, int n);
 /* The evaluation in centipawns for the side to move `us`, through output
  * bucket `bucket` (nnue_output_bucket() of the board's piece count). */
 int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket);
@@ -54,6 +68,8 @@ int accumulator_output(const Accumulator *a, const Network *net, Color us, int b
 void accumulator_refresh_portable(Accumulator *a, const Network *net, const Board *b);
 void accumulator_update_perspective_portable(Accumulator *to, const Accumulator *from, const Network *net,
                                              Color perspective);
+void accumulator_apply_features_portable(int16_t *values_to, const int16_t *values_from, const FeatureList *added,
+                                         const FeatureList *removed, int n);
 int accumulator_output_portable(const Accumulator *a, const Network *net, Color us, int bucket);
 /* The vector code this build uses for the above: "AVX2", "NEON" or "none". */
 const char *accumulator_vector_code(void);
