@@ -2,13 +2,15 @@
 /*
  * nnue_support.h — network files with seeded random weights for the NNUE
  * tests (test_nnue.c, test_nnue_king_buckets.c): any version of the file
- * format, as bytes or loaded. These are tests of the machinery, not of
- * the net's chess.
+ * format, as bytes or loaded; and random playouts that check the
+ * evaluator's incremental sums against an evaluation from scratch. These
+ * are tests of the machinery, not of the net's chess.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evaluator.h"
 #include "nnue/network.h"
 
 enum { TEST_HIDDEN = 64 };
@@ -43,3 +45,24 @@ size_t test_net_header_size(const unsigned char *file);
 void test_net_fix_checksum(unsigned char *file, size_t size);
 /* The file of `spec` loaded; fails the test if it is refused. */
 Network test_net_load(const TestNetSpec *spec);
+
+/* The view by the file format's words, written out here rather than taken
+ * from nnue_view(): the king's square as its side sees it, rank 1 its own
+ * back rank, mirrored to files a-d by a mirroring net; the map's entry. */
+NnueView test_expected_view(const Network *net, Color side, Square king);
+
+/* Random playouts through the evaluator's push/pop hooks. */
+typedef struct {
+    const char *fen;  /* where each game starts */
+    uint64_t seed;
+    int games, plies; /* at most `plies` moves a game, then all taken back */
+    bool null_moves;  /* before some moves, a null move evaluated and taken back */
+} TestPlayouts;
+
+/* Plays `p` with `net` selected, through the caller's evaluator state `e`
+ * (as a search thread's is the engine's: it may have evaluated with
+ * another network before). A third of the positions, every position on
+ * the way back and every null move are compared with an evaluation from
+ * scratch, so an update may span several moves, some of which change a
+ * view. Returns how many times a move changed a perspective's view. */
+int test_follow_playouts(EvalState *e, const Network *net, const TestPlayouts *p);

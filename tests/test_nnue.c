@@ -419,13 +419,6 @@ Test(nnue, vector_and_portable_code_agree)
     network_free(&net);
 }
 
-/* Which wing each king stands on: bit c set when colour c's king is on
- * the e- to h-files. */
-static int kings_wings(const Board *b)
-{
-    return (square_file(board_king(b, WHITE)) >= 4) | (square_file(board_king(b, BLACK)) >= 4) << 1;
-}
-
 /* The output by the file format's formula, in plain 64-bit arithmetic
  * (the dot products wrap in 32 bits, as the engine's do). */
 static int formula_output(const Accumulator *a, const Network *net, Color us, int bucket)
@@ -481,48 +474,14 @@ Test(nnue, the_output_is_the_formulas_for_every_quantisation)
 }
 
 /* Random playouts through the evaluator's own push/pop hooks, null moves
- * included, compared with an evaluation from scratch at every step.
- * Returns how many moves took a king across the d/e line. */
-static int follow_random_playouts(Network *net)
+ * included (nnue_support.h). Returns how many moves took a king across
+ * the d/e line: a mirroring net without king buckets sees the board
+ * otherwise only then. */
+static int follow_random_playouts(const Network *net)
 {
-    cr_assert(evaluator_select(EVALUATION_NNUE, net));
-    int crossings = 0;
+    TestPlayouts playouts = { .fen = START_FEN, .seed = 99, .games = 20, .plies = 60, .null_moves = true };
     EvalState *e = calloc(1, sizeof *e);
-    Board *b = board_from_fen(START_FEN);
-    TestRng rng = { 99 };
-    for (int game = 0; game < 20; game++) {
-        board_load(b, START_FEN);
-        evaluator_start(e, b);
-        int made = 0;
-        for (; made < 60; made++) {
-            MoveList list;
-            generate_legal(b, &list);
-            if (list.count == 0)
-                break;
-            if (!board_in_check(b) && rng_below(&rng, 8) == 0) {
-                evaluator_push_null(e);
-                board_make_null(b);
-                cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(net, b), "after a null move");
-                board_unmake_null(b);
-                evaluator_pop(e);
-            }
-            Move m = list.moves[rng_below(&rng, list.count)];
-            int king_wings = kings_wings(b);
-            evaluator_push(e, b, m);
-            board_make_move(b, m);
-            crossings += king_wings != kings_wings(b);
-            if (rng_below(&rng, 3) == 0) /* not every ply is evaluated: updates may skip plies */
-                cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(net, b), "game %d ply %d", game, made);
-        }
-        for (; made > 0; made--) {
-            board_unmake_move(b);
-            evaluator_pop(e);
-            cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(net, b));
-        }
-        cr_assert_eq(e->depth, 0);
-    }
-    evaluator_select(EVALUATION_CLASSICAL, NULL);
-    free(b);
+    int crossings = test_follow_playouts(e, net, &playouts);
     free(e);
     return crossings;
 }

@@ -41,20 +41,6 @@ static Network load_bucketed_seeded(int which, uint64_t seed)
 
 static Network load_bucketed(int which) { return load_bucketed_seeded(which, 42); }
 
-/* The view by the file format's words, written out here rather than taken
- * from nnue_view(): the king's square as its side sees it, rank 1 its own
- * back rank, mirrored to files a-d by a mirroring net; the map's entry. */
-static NnueView expected_view(const Network *net, Color side, Square king)
-{
-    int rank = king / 8, file = king % 8;
-    if (side == BLACK)
-        rank = 7 - rank;
-    bool mirrored = net->king_mirroring && file >= 4;
-    if (mirrored)
-        file = 7 - file;
-    return (NnueView){ .mirrored = mirrored, .king_bucket = net->king_bucket_map[rank * 8 + file] };
-}
-
 /* ---- the file -------------------------------------------------------------- */
 
 Test(nnue_king_buckets, a_version_4_file_loads_with_its_map)
@@ -194,7 +180,7 @@ Test(nnue_king_buckets, each_perspective_reads_its_own_kings_bucket)
             Board *b = board_from_fen(suite[i].fen);
             accumulator_refresh(&a[0], &net, b);
             for (Color c = WHITE; c <= BLACK; c++) {
-                NnueView want = expected_view(&net, c, board_king(b, c));
+                NnueView want = test_expected_view(&net, c, board_king(b, c));
                 cr_assert(nnue_same_view(a[0].view[c], want), "perspective %d of %s", c, suite[i].fen);
                 Network one = net;
                 one.king_buckets = 1;
@@ -238,14 +224,14 @@ static void walk_one_move(KingWalk *w, Board *b, Move m, const char *text)
     Accumulator *vector = &w->vector[1], *portable = &w->portable[1];
     NnueView before[COLOR_NB];
     for (Color c = WHITE; c <= BLACK; c++)
-        before[c] = expected_view(w->net, c, board_king(b, c));
+        before[c] = test_expected_view(w->net, c, board_king(b, c));
     vector->change_count = board_move_changes(b, m, vector->changes);
     portable->change_count = vector->change_count;
     memcpy(portable->changes, vector->changes, sizeof vector->changes);
     board_make_move(b, m);
     accumulator_refresh_portable(&w->fresh, w->net, b);
     for (Color c = WHITE; c <= BLACK; c++) {
-        bool view_stays = nnue_same_view(before[c], expected_view(w->net, c, board_king(b, c)));
+        bool view_stays = nnue_same_view(before[c], test_expected_view(w->net, c, board_king(b, c)));
         cr_assert_eq(accumulator_can_update(vector, w->net, c), view_stays, "%s: perspective %d", text, c);
         w->view_changes += !view_stays;
         if (view_stays) {
@@ -307,46 +293,13 @@ Test(nnue_king_buckets, kings_walking_across_buckets_update_as_a_refresh)
     }
 }
 
-/* Random playouts through the evaluator's push/pop hooks, from positions
- * where the kings roam, compared with an evaluation from scratch; not
- * every ply is evaluated, so an update may span several moves, some of
- * which change a view. The evaluator state `e` is the caller's, as a
- * search thread's is the engine's: it may have evaluated with another
- * network before. Returns how many moves changed a view. */
-static int follow_roaming_kings(EvalState *e, Network *net, const char *fen, uint64_t seed)
+/* Random playouts from a position where the kings roam (nnue_support.h),
+ * through the caller's evaluator state. Returns how many times a move
+ * changed a perspective's view. */
+static int follow_roaming_kings(EvalState *e, const Network *net, const char *fen, uint64_t seed)
 {
-    cr_assert(evaluator_select(EVALUATION_NNUE, net));
-    int changes = 0;
-    Board *b = board_from_fen(fen);
-    TestRng rng = { seed };
-    for (int game = 0; game < 10; game++) {
-        board_load(b, fen);
-        evaluator_start(e, b);
-        int made = 0;
-        for (; made < 50; made++) {
-            MoveList list;
-            generate_legal(b, &list);
-            if (list.count == 0)
-                break;
-            Move m = list.moves[rng_below(&rng, list.count)];
-            NnueView white = expected_view(net, WHITE, board_king(b, WHITE));
-            NnueView black = expected_view(net, BLACK, board_king(b, BLACK));
-            evaluator_push(e, b, m);
-            board_make_move(b, m);
-            changes += !nnue_same_view(white, expected_view(net, WHITE, board_king(b, WHITE)))
-                     + !nnue_same_view(black, expected_view(net, BLACK, board_king(b, BLACK)));
-            if (rng_below(&rng, 3) == 0)
-                cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(net, b), "%s: game %d ply %d", fen, game, made);
-        }
-        for (; made > 0; made--) {
-            board_unmake_move(b);
-            evaluator_pop(e);
-            cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(net, b));
-        }
-    }
-    evaluator_select(EVALUATION_CLASSICAL, NULL);
-    free(b);
-    return changes;
+    TestPlayouts playouts = { .fen = fen, .seed = seed, .games = 10, .plies = 50, .null_moves = false };
+    return test_follow_playouts(e, net, &playouts);
 }
 
 static const char *ROAMING_KINGS[] = {

@@ -1,10 +1,12 @@
-/* test_nnue_support.c — random network files for the NNUE tests (see nnue_support.h). */
+/* test_nnue_support.c — random network files and playouts for the NNUE tests (see nnue_support.h). */
 #include "nnue_support.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "board.h"
+#include "movegen.h"
 #include "support.h"
 
 const uint8_t TEST_KING_MAP_HOME4[64] = {
@@ -111,4 +113,72 @@ Network test_net_load(const TestNetSpec *spec)
     cr_assert(network_load_bytes(&net, bytes, size, error, sizeof error), "%s", error);
     free(bytes);
     return net;
+}
+
+NnueView test_expected_view(const Network *net, Color side, Square king)
+{
+    int rank = king / 8, file = king % 8;
+    if (side == BLACK)
+        rank = 7 - rank;
+    bool mirrored = net->king_mirroring && file >= 4;
+    if (mirrored)
+        file = 7 - file;
+    return (NnueView){ .mirrored = mirrored, .king_bucket = net->king_bucket_map[rank * 8 + file] };
+}
+
+/* How many of the two perspectives see the board otherwise after a move. */
+static int views_changed(const Network *net, const NnueView before[COLOR_NB], const Board *after)
+{
+    int changed = 0;
+    for (Color c = WHITE; c <= BLACK; c++)
+        changed += !nnue_same_view(before[c], test_expected_view(net, c, board_king(after, c)));
+    return changed;
+}
+
+static void check_a_null_move(EvalState *e, const Network *net, Board *b)
+{
+    evaluator_push_null(e);
+    board_make_null(b);
+    cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(net, b), "after a null move");
+    board_unmake_null(b);
+    evaluator_pop(e);
+}
+
+int test_follow_playouts(EvalState *e, const Network *net, const TestPlayouts *p)
+{
+    cr_assert(evaluator_select(EVALUATION_NNUE, net));
+    int changes = 0;
+    Board *b = board_from_fen(p->fen);
+    TestRng rng = { p->seed };
+    for (int game = 0; game < p->games; game++) {
+        board_load(b, p->fen);
+        evaluator_start(e, b);
+        int made = 0;
+        for (; made < p->plies; made++) {
+            MoveList list;
+            generate_legal(b, &list);
+            if (list.count == 0)
+                break;
+            if (p->null_moves && !board_in_check(b) && rng_below(&rng, 8) == 0)
+                check_a_null_move(e, net, b);
+            Move m = list.moves[rng_below(&rng, list.count)];
+            NnueView before[COLOR_NB] = { test_expected_view(net, WHITE, board_king(b, WHITE)),
+                                          test_expected_view(net, BLACK, board_king(b, BLACK)) };
+            evaluator_push(e, b, m);
+            board_make_move(b, m);
+            changes += views_changed(net, before, b);
+            if (rng_below(&rng, 3) == 0) /* not every ply is evaluated: updates may span several */
+                cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(net, b), "%s: game %d ply %d", p->fen, game,
+                             made);
+        }
+        for (; made > 0; made--) {
+            board_unmake_move(b);
+            evaluator_pop(e);
+            cr_assert_eq(evaluator_evaluate(e, b), evaluator_nnue(net, b), "%s: game %d, taking back", p->fen, game);
+        }
+        cr_assert_eq(e->depth, 0);
+    }
+    evaluator_select(EVALUATION_CLASSICAL, NULL);
+    free(b);
+    return changes;
 }
