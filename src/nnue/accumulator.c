@@ -215,20 +215,8 @@ static inline void add_sub_avx2(int16_t *values_to, const int16_t *values_from, 
     }
 }
 
-static void apply_delta_avx2(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
-{
-    add_sub_avx2(values_to, values_from, delta->added, delta->added_count, delta->removed, delta->removed_count,
-                 MAX_PIECE_CHANGES, n);
-}
-
-void accumulator_apply_features(int16_t *values_to, const int16_t *values_from, const FeatureList *added,
-                                const FeatureList *removed, int n)
-{
-    add_sub_avx2(values_to, values_from, added->weights, added->count, removed->weights, removed->count, SQUARE_NB, n);
-}
-
 static const VectorStep ADD = add_avx2;
-static const DeltaStep APPLY_DELTA = apply_delta_avx2;
+#define ADD_SUB add_sub_avx2
 
 int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
 {
@@ -280,20 +268,8 @@ static inline void add_sub_neon(int16_t *values_to, const int16_t *values_from, 
     }
 }
 
-static void apply_delta_neon(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
-{
-    add_sub_neon(values_to, values_from, delta->added, delta->added_count, delta->removed, delta->removed_count,
-                 MAX_PIECE_CHANGES, n);
-}
-
-void accumulator_apply_features(int16_t *values_to, const int16_t *values_from, const FeatureList *added,
-                                const FeatureList *removed, int n)
-{
-    add_sub_neon(values_to, values_from, added->weights, added->count, removed->weights, removed->count, SQUARE_NB, n);
-}
-
 static const VectorStep ADD = add_neon;
-static const DeltaStep APPLY_DELTA = apply_delta_neon;
+#define ADD_SUB add_sub_neon
 
 int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
 {
@@ -308,12 +284,7 @@ const char *accumulator_vector_code(void) { return "NEON"; }
 #else
 
 static const VectorStep ADD = add_portable;
-static const DeltaStep APPLY_DELTA = apply_delta_portable;
-void accumulator_apply_features(int16_t *values_to, const int16_t *values_from, const FeatureList *added,
-                                const FeatureList *removed, int n)
-{
-    accumulator_apply_features_portable(values_to, values_from, added, removed, n);
-}
+#define ADD_SUB add_sub_portable
 int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
 {
     return accumulator_output_portable(a, net, us, bucket);
@@ -323,6 +294,21 @@ const char *accumulator_vector_code(void) { return "none"; }
 #endif
 
 /* ---- the build's choice: vector code where there is some ------------------ */
+
+/* This build's kernel (ADD_SUB) for a move's changes, and for the
+ * differences of a refresh from a cached accumulator. Each list has a
+ * constant bound: for a move's four the compiler unrolls the loops. */
+static void apply_delta(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
+{
+    ADD_SUB(values_to, values_from, delta->added, delta->added_count, delta->removed, delta->removed_count,
+            MAX_PIECE_CHANGES, n);
+}
+
+void accumulator_apply_features(int16_t *values_to, const int16_t *values_from, const FeatureList *added,
+                                const FeatureList *removed, int n)
+{
+    ADD_SUB(values_to, values_from, added->weights, added->count, removed->weights, removed->count, SQUARE_NB, n);
+}
 
 void accumulator_refresh_perspective(Accumulator *a, const Network *net, const Board *b, Color perspective)
 {
@@ -337,5 +323,5 @@ void accumulator_refresh(Accumulator *a, const Network *net, const Board *b)
 
 void accumulator_update_perspective(Accumulator *to, const Accumulator *from, const Network *net, Color perspective)
 {
-    update_with(to, from, net, perspective, APPLY_DELTA);
+    update_with(to, from, net, perspective, apply_delta);
 }
