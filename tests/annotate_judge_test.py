@@ -20,24 +20,18 @@ import subprocess
 import sys
 import tempfile
 
+from checklist import check, finish
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(TOP, "scripts", "annotate-judge.py")
 KEPT = os.path.join(TOP, "data", "annotate", "judge-verdicts.jsonl")
 GAMES = os.path.join(TOP, "data", "annotate", "blunder-games.pgn")
 KEPT_GAMES, KEPT_JUDGE_BLUNDERS = 43, 192  # docs/results/annotate.md, "The blunder benchmark"
 NO_STOCKFISH = "/nonexistent/stockfish"  # any search would fail loudly
-failures = 0
 
 spec = importlib.util.spec_from_file_location("annotate_judge", SCRIPT)
 judge_module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(judge_module)
-
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print(f"annotate-judge-test: FAIL: {what}")
 
 
 def kept_games():
@@ -135,9 +129,7 @@ def main():
         test_written_verdicts_read_back(scratch)
         test_kept_verdicts_are_the_benchmarks(scratch)
         test_comparison_from_kept_verdicts(scratch)
-    if failures:
-        sys.exit(f"annotate-judge-test: {failures} failed")
-    print("annotate-judge-test: all passed")
+    sys.exit(finish("annotate-judge-test"))
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ speed):
      number and passed over.
   8. The progress line: its last one counts every position of the games, and
      the positions looked at again, which --no-second-look leaves out.
-The last line is "N passed, N failed"; the exit status is 1 on a failure.
+The last line is "annotate-test: N passed, N failed"; the exit status is 1 on a failure.
 """
 import os
 import re
@@ -39,6 +39,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from checklist import check, finish
 
 BACHESS = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./bachess")
 DATA = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else "data")
@@ -99,19 +101,6 @@ GAMES960 = f"""[Event "Both castlings"]
 1. f1g1 f8g8 2. d4 *
 """
 PLIES960 = 10 + 3
-
-passed = failed = 0
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok    {what}")
-    else:
-        failed += 1
-        print(f"FAIL  {what}" + (f"\n{detail}" if detail else ""))
-
 
 def flat(text):
     """Movetext with every run of white space as one space."""
@@ -315,5 +304,4 @@ def sigint_check(tmp):
 
 if __name__ == "__main__":
     main()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(finish("annotate-test"))

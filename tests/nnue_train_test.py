@@ -45,6 +45,8 @@ import tempfile
 import numpy as np
 import torch
 
+from checklist import check, finish
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts", "nnue"))
 import data  # noqa: E402
@@ -56,13 +58,6 @@ import train  # noqa: E402
 # Quantised against float, in centipawns: rounding the weights to 1/255 and
 # 1/64 moves a small net's output by a few centipawns.
 MEAN_TOLERANCE_CP, MAX_TOLERANCE_CP = 6.0, 30.0
-
-failures, passes = [], []
-
-
-def check(ok, what):
-    print(("ok    " if ok else "FAIL  ") + what, flush=True)
-    (passes if ok else failures).append(what)
 
 
 def mirrored_fen(fen):
@@ -385,8 +380,7 @@ def main(engine):
     check_king_mirroring(engine, data_path, net_path, pieces, stm, work)
     check_king_buckets(engine, data_path, net_path, pieces, stm, work)
     check_learning_rate(data_path, work)
-    print(f"{len(passes)} passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return finish("nnue-train-test")
 
 
 if __name__ == "__main__":

@@ -18,16 +18,10 @@ import subprocess
 import sys
 import tempfile
 
+from checklist import check, finish
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(TOP, "scripts", "pgn-score.py")
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print(f"pgn-score-test: FAIL: {what}")
 
 
 def game(white, black, result):
@@ -91,8 +85,7 @@ def main():
         check(missing.returncode == 1 and "no finished game of nobody" in missing.stderr,
               f"an engine in no game: exit {missing.returncode}, stdout '{missing.stdout.strip()}'")
 
-    print("pgn-score-test: ok" if failures == 0 else f"pgn-score-test: {failures} check(s) failed")
-    return 1 if failures else 0
+    return finish("pgn-score-test")
 
 
 if __name__ == "__main__":

@@ -20,19 +20,14 @@ import subprocess
 import sys
 import tempfile
 
+from checklist import check, finish
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts", "selfplay"))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts", "nnue"))
 import store  # noqa: E402
 
 BYTES_A_POSITION_BUDGET = 3.0
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(("ok    " if ok else "FAIL  ") + what, flush=True)
-    failures += not ok
 
 
 def datagen(engine, work, seed, games=8):
@@ -146,8 +141,7 @@ def main(engine):
         round_trip(engine, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"{failures} failed" if failures else "selfplay store: all checks passed")
-    return 1 if failures else 0
+    return finish("selfplay-store-test")
 
 
 if __name__ == "__main__":

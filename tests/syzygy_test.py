@@ -28,21 +28,13 @@ import subprocess
 import sys
 import tempfile
 
+from checklist import check, finish
 from engine_pipe import EnginePipe
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TABLES = os.path.join(HERE, "..", "data", "syzygy")
 FATHOM = "/usr/games/fathom"
 PIECES = "QRBNP"
-failures = []
-checks = [0]
-
-
-def check(ok, what):
-    checks[0] += 1
-    print(("ok    " if ok else "FAIL  ") + what, flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def random_fen(rng):
@@ -437,8 +429,7 @@ def main(argv):
     best_moves_and_no50(engine, min(wanted, 200))
     options(engine)
     protocols(engine)
-    print(f"{checks[0] - len(failures)} passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return finish("syzygy-test")
 
 
 if __name__ == "__main__":

@@ -21,19 +21,13 @@ import subprocess
 import sys
 import tempfile
 
+from checklist import check, finish
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(TOP, "scripts", "time-iterations.py")
 spec = importlib.util.spec_from_file_location("time_iterations", SCRIPT)
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print(f"time-iterations-test: FAIL: {what}")
 
 
 LINES = [
@@ -77,5 +71,4 @@ with tempfile.TemporaryDirectory(prefix="bachess-time-iterations-") as work:
     today = [l for l in out.splitlines() if "(bachess)" in l]
     check(today and today[0].split()[-3:] == ["205", "205", "12.50"], f"today's rule: {today}")
 
-print(f"time-iterations-test: {'FAIL' if failures else 'ok'}")
-sys.exit(1 if failures else 0)
+sys.exit(finish("time-iterations-test"))

@@ -71,6 +71,8 @@ import sys
 import threading
 import time
 
+from checklist import check, finish
+
 RSS_BOUND_MB = 160
 STREAMS = 200
 MESSAGES = 10000
@@ -112,14 +114,7 @@ IDLE_MARGIN_SECONDS = 10
 # of RATE is exceeded whatever the pace of this Python client. (A server that answered fewer than RATE
 # commands a second could not be refused any: 40 times that pace is measured.)
 BURST = 200
-failures = []
 measured = {}  # the slowest wait of each kind: printed at the end, the figures behind ANSWER_SECONDS
-
-
-def check(ok, what):
-    print(("ok    " if ok else "FAIL  ") + what, flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def note(kind, seconds):
@@ -983,8 +978,7 @@ def main(engine):
           f"{not_shown} lines of the server's life reported as not shown")
     for kind, seconds in sorted(measured.items(), key=lambda kv: -kv[1]):
         print(f"note  slowest {kind}: {seconds:.2f} s")
-    print(f"{'all passed' if not failures else str(len(failures)) + ' failed'}")
-    return 1 if failures else 0
+    return finish("web-server-test")
 
 
 if __name__ == "__main__":

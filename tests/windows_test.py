@@ -25,6 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklist import check, finish  # noqa: E402
 from engine_pipe import EnginePipe  # noqa: E402
 
 # The first run of wine in a new prefix sets the prefix up: 6 s measured on
@@ -35,16 +36,6 @@ PREFIX_SETUP_S = 300
 ANSWER_S = 60
 # A search bounded by depth or time: 8 plies take well under a second.
 SEARCH_S = 120
-
-FAILURES = []
-CHECKED = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    CHECKED.append(what)
-    if not ok:
-        FAILURES.append(what)
 
 
 def windows_path(unix_path):
@@ -225,8 +216,7 @@ def main():
     end_of_input(exe, env)
     ctrl_c(exe, env)
     cpu_refusal(exe, env)
-    print(f"{len(CHECKED) - len(FAILURES)} passed, {len(FAILURES)} failed")
-    sys.exit(1 if FAILURES else 0)
+    sys.exit(finish("windows-test"))
 
 
 if __name__ == "__main__":
