@@ -23,7 +23,7 @@
 #   make bench-perft  perft speed side by side with Stockfish (a benchmark: prints the ratio)
 #   make bench-annotate  bachess annotate timed, and its ?? marks against Stockfish's (a benchmark:
 #                   prints; ANNOTATE_ARGS="--nodes 1000000", JUDGE_NODES=N, ANNOTATE_GAMES=FILE)
-#   make script-tests  the measuring scripts (pgn-score.py, annotate-judge.py's kept verdicts), no engine run
+#   make script-tests  the measuring scripts (pgn-score.py, engine-speed.py, ...), no engine of ours run
 #   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
 #   make lab        the game-tree lab: refresh the tables and plot in docs/results/lab.md (gnuplot)
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
@@ -338,6 +338,7 @@ script-tests:
 	python3 tests/pgn_score_test.py
 	python3 tests/annotate_judge_test.py
 	python3 tests/time_iterations_test.py
+	python3 tests/engine_speed_test.py
 	tests/check_deps_test.sh
 	python3 tests/check_references_test.py
 

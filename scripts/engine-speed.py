@@ -22,45 +22,44 @@ machine's load falls on both alike; R rounds.
 Run it on an idle machine: the figures are only as steady as the machine.
 """
 import argparse
+import os
 import re
 import statistics
-import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+from engine_pipe import EnginePipe  # noqa: E402
 
 INFO = re.compile(r"\bnodes (\d+)\b.*?\btime (\d+)\b|\btime (\d+)\b.*?\bnodes (\d+)\b")
 
 
 class Engine:
+    """One engine of the comparison: one thread, Hash 16. Its replies are
+    awaited for at most ANSWER_SECONDS beyond the search asked for."""
+    ANSWER_SECONDS = 60
+
     def __init__(self, command):
         self.name = command
-        self.proc = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.wait_for("uciok")
-        self.send("setoption name Threads value 1")
-        self.send("setoption name Hash value 16")
+        self.pipe = EnginePipe([command], self.ANSWER_SECONDS)
+        self.pipe.send("uci")
+        self.pipe.until(r"^uciok")
+        self.pipe.send("setoption name Threads value 1")
+        self.pipe.send("setoption name Hash value 16")
 
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, word):
-        lines = []
-        for line in self.proc.stdout:
-            lines.append(line)
-            if line.split()[:1] == [word]:
-                return lines
-        raise RuntimeError(f"{self.name} ended before '{word}'")
+    def start(self, fen):
+        """A fresh game at `fen`, the engine ready."""
+        self.pipe.send("ucinewgame")
+        self.pipe.send(f"position fen {fen}")
+        self.pipe.send("isready")
+        self.pipe.until(r"^readyok")
 
     def search(self, fen, movetime):
         """(nodes, milliseconds) of one search of `fen`."""
-        self.send("ucinewgame")
-        self.send(f"position fen {fen}")
-        self.send("isready")
-        self.wait_for("readyok")
-        self.send(f"go movetime {movetime}")
+        self.start(fen)
+        self.pipe.send(f"go movetime {movetime}")
         nodes = ms = 0
-        for line in self.wait_for("bestmove"):
+        for line in self.pipe.until(r"^bestmove", self.ANSWER_SECONDS + movetime / 1000):
             m = INFO.search(line) if line.startswith("info") else None
             if m:
                 nodes = int(m.group(1) or m.group(4))
@@ -69,18 +68,14 @@ class Engine:
 
     def think(self, fen, base, inc):
         """Seconds from `go` to `bestmove` at a clock of base+inc milliseconds."""
-        self.send("ucinewgame")
-        self.send(f"position fen {fen}")
-        self.send("isready")
-        self.wait_for("readyok")
+        self.start(fen)
         start = time.monotonic()
-        self.send(f"go wtime {base} btime {base} winc {inc} binc {inc}")
-        self.wait_for("bestmove")
+        self.pipe.send(f"go wtime {base} btime {base} winc {inc} binc {inc}")
+        self.pipe.until(r"^bestmove", self.ANSWER_SECONDS + base / 1000)
         return time.monotonic() - start
 
     def quit(self):
-        self.send("quit")
-        self.proc.wait(timeout=30)
+        self.pipe.quit()
 
 
 def load_fens(path, count):

@@ -1,6 +1,7 @@
 """engine_pipe.py — an engine process spoken to line by line through its
 pipes, for the tests and scripts that drive an engine themselves
-(tests/syzygy_test.py, tests/tb_conversion_test.py, scripts/time-iterations.py)."""
+(tests/syzygy_test.py, tests/tb_conversion_test.py, scripts/time-iterations.py,
+scripts/engine-speed.py)."""
 import os
 import re
 import select
