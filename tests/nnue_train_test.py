@@ -31,6 +31,9 @@ trains a small network on them, and then
      epoch), it evaluates every position as the old net does; a bucketed net
      started from itself writes itself back, byte for byte, and one of
      another layout is refused.
+ 12. --c-gradient's input gradient (scripts/nnue/feature_grad.c) is torch's to float
+     rounding, with and without king buckets; it learns, gives the same
+     bytes twice, and refuses a feature beyond the input weights.
 
     /usr/bin/python3 tests/nnue_train_test.py ./bachess
 """
@@ -51,6 +54,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts", "nnue"))
 import data  # noqa: E402
 import evaluate  # noqa: E402
+import feature_grad  # noqa: E402
 import king_buckets  # noqa: E402
 import model  # noqa: E402
 import train  # noqa: E402
@@ -235,6 +239,42 @@ def check_learning_rate(data_path, work):
           f"a run with --final-lr learns and says so in its log: {held[0]:.5f} -> {held[-1]:.5f}")
 
 
+def check_c_gradient(data_path, work):
+    """--c-gradient: scripts/nnue/feature_grad.c's gradient of the input weights is torch's
+    to float rounding (plain, and with king buckets); a training with it
+    learns and writes the same bytes twice; a feature beyond the weights is
+    refused before the C loop could write out of bounds."""
+    records = np.asarray(data.open_records([data_path])[0][:512])
+    for layout in (None, "home4"):
+        king_map = king_buckets.parse(layout) if layout else None
+        batch = train.batch_tensors(records, king_map=king_map)
+        grads = []
+        for c_gradient in (False, True):
+            torch.manual_seed(4)
+            net = model.PerspectiveNet(64, king_buckets=king_buckets.count(king_map), c_gradient=c_gradient)
+            train.loss_of(net, batch, 175.0, 0.25).backward()
+            grads.append(net.ft.weight.grad)
+        scale, gap = float(grads[0].abs().max()), float((grads[0] - grads[1]).abs().max())
+        check(scale > 0 and gap <= 1e-5 * scale,
+              f"the C loop's input gradient is torch's ({layout or 'no king buckets'}): largest difference "
+              f"{gap:.2e} of {scale:.2e}")
+    nets = [os.path.join(work, f"c-gradient-{run}.nnue") for run in (1, 2)]
+    for path in nets:
+        train.main([data_path, "--out", path, "--hidden", "32", "--epochs", "4", "--batch", "256", "--lr", "0.01",
+                    "--final-lr", "0.001", "--seed", "3", "--c-gradient"])
+    log = open(nets[0] + ".log").read()
+    held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
+    check("the input gradient summed in C" in log and held[-1] < held[0]
+          and open(nets[0], "rb").read() == open(nets[1], "rb").read(),
+          f"--c-gradient learns ({held[0]:.5f} -> {held[-1]:.5f}) and gives the same bytes twice")
+    try:
+        feature_grad.FeatureSum.apply(torch.zeros(768, 16), torch.tensor([3, 768]), torch.tensor([0]))
+        refused = False
+    except ValueError:
+        refused = True
+    check(refused, "a feature beyond the input weights' rows is refused")
+
+
 def main(engine):
     work = tempfile.mkdtemp(prefix="bachess-nnue-")
     data_path, net_path = os.path.join(work, "data.bin"), os.path.join(work, "net.nnue")
@@ -380,6 +420,7 @@ def main(engine):
     check_king_mirroring(engine, data_path, net_path, pieces, stm, work)
     check_king_buckets(engine, data_path, net_path, pieces, stm, work)
     check_learning_rate(data_path, work)
+    check_c_gradient(data_path, work)
     return finish("nnue-train-test")
 
 

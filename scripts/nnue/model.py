@@ -9,6 +9,7 @@ import struct
 import numpy as np
 import torch
 
+import feature_grad
 import king_buckets
 
 INPUTS = 768
@@ -24,9 +25,10 @@ def output_bucket(piece_count, buckets):
 
 
 class PerspectiveNet(torch.nn.Module):
-    def __init__(self, hidden, screlu=True, buckets=1, king_buckets=1):
+    def __init__(self, hidden, screlu=True, buckets=1, king_buckets=1, c_gradient=False):
         super().__init__()
         self.hidden, self.screlu, self.buckets, self.king_buckets = hidden, screlu, buckets, king_buckets
+        self.c_gradient = c_gradient  # the input weights' gradient summed by feature_grad.c
         # A sparse first layer: the ~30 active features of a board are summed,
         # from the block of 768 of each perspective's king bucket.
         self.ft = torch.nn.EmbeddingBag(king_buckets * INPUTS, hidden, mode="sum")
@@ -41,11 +43,17 @@ class PerspectiveNet(torch.nn.Module):
         x = torch.clamp(x, 0.0, 1.0)
         return x * x if self.screlu else x
 
+    def feature_sum(self, index, offsets):
+        """Each board's active features' input weights, summed."""
+        if self.c_gradient:
+            return feature_grad.FeatureSum.apply(self.ft.weight, index, offsets)
+        return self.ft(index, offsets)
+
     def forward(self, us_index, us_offsets, them_index, them_offsets, bucket=None):
         """Evaluation in units of SCALE centipawns, for the side to move, each
         board through its output bucket (a tensor; None: bucket 0)."""
-        us = self.ft(us_index, us_offsets) + self.ft_bias
-        them = self.ft(them_index, them_offsets) + self.ft_bias
+        us = self.feature_sum(us_index, us_offsets) + self.ft_bias
+        them = self.feature_sum(them_index, them_offsets) + self.ft_bias
         outputs = self.out(torch.cat([self.activation(us), self.activation(them)], dim=1))
         if bucket is None:
             return outputs[:, 0]
