@@ -233,6 +233,15 @@ class UciEngine(harness.Engine):
     def trace_on(self):
         self.start_trace("setoption name ConnTrace value {}")
 
+    def answer(self, command, reply, what):
+        """Sends `command` and reads up to the first line matching `reply`:
+        (the lines read, engine ms from reading the command to writing the
+        reply, recorded under `what`)."""
+        mark = self.trace_mark()
+        self.send(command)
+        lines = self.read_until(reply, LIVENESS_S)
+        return lines, self.took(mark, "^%s$" % re.escape(command), reply, what)
+
     def took(self, mark, command, reply, what):
         """Engine ms from reading `command` to writing `reply` (the first
         of each after trace index `mark`), recorded under `what`."""
@@ -439,12 +448,18 @@ def go(e, command, timeout=10.0, forbid_before=None, silence=False):
     return s
 
 
+def check_no_bestmove(lines, what):
+    """None of `lines` is a bestmove (the search must still be running)."""
+    bests = [l for l in lines if l.startswith("bestmove")]
+    check(not bests, "%s: %r" % (what, bests))
+
+
 def no_more_bestmove(e, wait=0.0):
     """Nothing but info lines follow (after `wait` s): `isready` finds no second bestmove."""
     if wait:
         time.sleep(wait)
     extra = e.sync(2.0)
-    check(not [l for l in extra if l.startswith("bestmove")], "a second bestmove: %r" % extra)
+    check_no_bestmove(extra, "a second bestmove")
     return extra
 
 
@@ -585,17 +600,11 @@ def t_unbuffered():
     e.read_until(r"^uciok$", START_S)
     e.trace_on()
     for _ in range(5):
-        mark = e.trace_mark()
-        e.send("isready")
-        e.read_until(r"^readyok$", LIVENESS_S)
-        ms = e.took(mark, r"^isready$", r"^readyok$", "isready -> readyok idle (engine ms)")
+        _, ms = e.answer("isready", r"^readyok$", "isready -> readyok idle (engine ms)")
         check(ms < IDLE_REPLY_MS, "readyok written %d ms after isready was read" % ms)
     e.send("position startpos moves e2e4")
     go(e, "go depth 2")
-    mark = e.trace_mark()
-    e.send("isready")
-    e.read_until(r"^readyok$", LIVENESS_S)
-    ms = e.took(mark, r"^isready$", r"^readyok$", "isready -> readyok idle (engine ms)")
+    _, ms = e.answer("isready", r"^readyok$", "isready -> readyok idle (engine ms)")
     check(ms < IDLE_REPLY_MS, "readyok written %d ms after isready was read (after a search)" % ms)
 
 
@@ -665,35 +674,36 @@ def t_isready_infinite():
         ms = e.took(mark, r"^isready$", r"^readyok$", "isready -> readyok searching (engine ms)")
         check(ms <= READY_MS, "readyok written %d ms after isready was read" % ms)
     later = e.collect(1.5)
-    check(not any(l.startswith("bestmove") for l in later), "bestmove during go infinite")
+    check_no_bestmove(later, "bestmove during go infinite")
     # The search goes on reporting after the isready (an event, not a window).
     e.read_until(r"^info", 30.0, forbid=r"^bestmove")
-    mark = e.trace_mark()
-    e.send("stop")
-    lines = e.read_until(r"^bestmove", LIVENESS_S)
-    ms = e.took(mark, r"^stop$", r"^bestmove", "stop -> bestmove (engine ms)")
+    lines, ms = e.answer("stop", r"^bestmove", "stop -> bestmove (engine ms)")
     check(ms <= STOP_MS, "bestmove written %d ms after stop was read" % ms)
     check_legal(Search(lines, 0, 0).best)
     no_more_bestmove(e, 0.2)
 
 
-@scenario("28 go infinite on a mate in 1: bestmove only after stop")
-def t_infinite_mate():
+def mate_in_1_held(go_command, hold_s, release, limit_ms, what):
+    """On a mate in 1 the engine keeps its bestmove for `hold_s` s of
+    `go_command`, then answers `release` within `limit_ms` with the mate."""
     e = start()
     e.send(position_command(MATE_IN_1))
-    e.send("go infinite")
-    lines = e.collect(2.0)
-    check(not [l for l in lines if l.startswith("bestmove")], "bestmove before stop in go infinite")
-    mark = e.trace_mark()
-    e.send("stop")
-    lines += e.read_until(r"^bestmove", LIVENESS_S)
-    delay = e.took(mark, r"^stop$", r"^bestmove", "stop -> bestmove (engine ms)")
-    check(delay <= STOP_MS, "bestmove written %d ms after stop was read" % delay)
+    e.send(go_command)
+    lines = e.collect(hold_s)
+    check_no_bestmove(lines, "bestmove before %s (%s)" % (release, go_command))
+    answered, delay = e.answer(release, r"^bestmove", what)
+    lines += answered
+    check(delay < limit_ms, "bestmove written %d ms after %s was read" % (delay, release))
     s = Search(lines, 0, 0)
     s.check_best_is_pv()
     check(s.best == "a1a8", "the mate is a1a8, not %s" % s.best)
     check(s.score() == ("mate", 1), "score of a mate in 1: %s" % (s.score(),))
     no_more_bestmove(e, 0.2)
+
+
+@scenario("28 go infinite on a mate in 1: bestmove only after stop")
+def t_infinite_mate():
+    mate_in_1_held("go infinite", 2.0, "stop", STOP_MS, "stop -> bestmove (engine ms)")
 
 
 @scenario("29a go ponder + ponderhit: one bestmove after ponderhit")
@@ -705,11 +715,9 @@ def t_ponderhit():
     e.send("go ponder wtime 3000 btime 3000")
     lines = e.read_until(r"^info depth", LIVENESS_S, forbid=r"^bestmove")   # pondering, with info
     lines += e.collect(0.8)
-    check(not [l for l in lines if l.startswith("bestmove")], "bestmove while pondering")
-    mark = e.trace_mark()
-    e.send("ponderhit")
-    lines += e.read_until(r"^bestmove", LIVENESS_S)
-    delay = e.took(mark, r"^ponderhit$", r"^bestmove", "ponderhit -> bestmove, 3 s clock (engine ms)")
+    check_no_bestmove(lines, "bestmove while pondering")
+    answered, delay = e.answer("ponderhit", r"^bestmove", "ponderhit -> bestmove, 3 s clock (engine ms)")
+    lines += answered
     s = Search(lines, 0, 0)
     interval = clock_check_ms(s)
     check(delay < PONDERHIT_MS + interval, "bestmove written %d ms after ponderhit with 3 s on the clock "
@@ -721,20 +729,8 @@ def t_ponderhit():
 
 @scenario("29b go ponder on a mate in 1: no bestmove before ponderhit")
 def t_ponder_mate():
-    e = start()
-    e.send(position_command(MATE_IN_1))
-    e.send("go ponder wtime 10000 btime 10000 winc 100 binc 100")
-    lines = e.collect(1.2)
-    check(not [l for l in lines if l.startswith("bestmove")], "bestmove while pondering (mate found)")
-    mark = e.trace_mark()
-    e.send("ponderhit")
-    lines += e.read_until(r"^bestmove", LIVENESS_S)
-    delay = e.took(mark, r"^ponderhit$", r"^bestmove", "ponderhit -> bestmove, mate (engine ms)")
-    check(delay < PONDERHIT_MATE_MS, "bestmove written %d ms after ponderhit" % delay)
-    s = Search(lines, 0, 0)
-    s.check_best_is_pv()
-    check(s.best == "a1a8", "the mate is a1a8, not %s" % s.best)
-    no_more_bestmove(e, 0.2)
+    mate_in_1_held("go ponder wtime 10000 btime 10000 winc 100 binc 100", 1.2, "ponderhit", PONDERHIT_MATE_MS,
+                   "ponderhit -> bestmove, mate (engine ms)")
 
 
 @scenario("29c go ponder + stop: exactly one bestmove")
@@ -744,7 +740,7 @@ def t_ponder_stop():
     e.send(position_command(None, moves))
     e.send("go ponder wtime 5000 btime 5000 winc 50 binc 50")
     lines = e.collect(0.5)
-    check(not [l for l in lines if l.startswith("bestmove")], "bestmove while pondering")
+    check_no_bestmove(lines, "bestmove while pondering")
     e.send("stop")
     lines += e.read_until(r"^bestmove", 1.0)
     s = Search(lines, 0, 0)
@@ -1020,7 +1016,7 @@ def t_no_moves():
     e.send(position_command(None, FOOLS_MATE))
     e.send("go infinite")
     lines = e.collect(0.5)
-    check(not [l for l in lines if l.startswith("bestmove")], "bestmove before stop (go infinite, mated)")
+    check_no_bestmove(lines, "bestmove before stop (go infinite, mated)")
     e.send("stop")
     lines += e.read_until(r"^bestmove", LIVENESS_S)
     check(Search(lines, 0, 0).best in ("0000", "(none)"), "mated + stop: %r" % lines[-1])
@@ -1419,7 +1415,7 @@ def t_syzygy_during_search():
     e.send("setoption name SyzygyPath value /nonexistent/first")
     e.send("setoption name SyzygyPath value /nonexistent/second")
     lines = e.sync()
-    check(not any(l.startswith("bestmove") for l in lines), "SyzygyPath stopped go infinite: %r" % lines)
+    check_no_bestmove(lines, "SyzygyPath stopped go infinite")
     e.send("stop")
     lines = e.read_until(r"^bestmove", 5.0)
     lines = lines + e.sync()
@@ -1588,11 +1584,9 @@ def t_chess960_ponder():
     e.send("go ponder wtime 3000 btime 3000")
     lines = e.read_until(r"^info depth", LIVENESS_S, forbid=r"^bestmove")   # pondering, with info
     lines += e.collect(0.8)
-    check(not [l for l in lines if l.startswith("bestmove")], "bestmove while pondering")
-    mark = e.trace_mark()
-    e.send("ponderhit")
-    lines += e.read_until(r"^bestmove", LIVENESS_S)
-    delay = e.took(mark, r"^ponderhit$", r"^bestmove", "ponderhit -> bestmove, 3 s clock (engine ms)")
+    check_no_bestmove(lines, "bestmove while pondering")
+    answered, delay = e.answer("ponderhit", r"^bestmove", "ponderhit -> bestmove, 3 s clock (engine ms)")
+    lines += answered
     s = Search(lines, 0, 0)
     interval = clock_check_ms(s, threads=2)
     check(delay < PONDERHIT_MS + interval, "bestmove written %d ms after ponderhit (one clock check: %.0f ms)"
@@ -1605,7 +1599,7 @@ def t_chess960_ponder():
     e.send(position_command(FORCED_OO_960))
     e.send("go ponder wtime 3000 btime 3000")
     lines = e.collect(0.5)
-    check(not [l for l in lines if l.startswith("bestmove")], "bestmove while pondering a forced castling")
+    check_no_bestmove(lines, "bestmove while pondering a forced castling")
     e.send("ponderhit")
     lines += e.read_until(r"^bestmove", 3.0)
     s = Search(lines, 0, 0)
