@@ -19,22 +19,46 @@ import model  # noqa: E402
 def evaluations(net_path, fen):
     """(quantised centipawns, float centipawns or None) for the side to move."""
     q = model.read_net(net_path)
+    quantised = model.quantised_eval(q, *board_features(q, fen))
+    floating = None
+    if os.path.exists(net_path + ".pt"):
+        net = float_net(q)
+        net.load_state_dict(torch.load(net_path + ".pt"))
+        floating = float_eval(net, q, fen)
+    return quantised, floating
+
+
+def file_weights_eval(q, fen):
+    """The float network holding the file's own (rounded) weights, in
+    centipawns: what the integer evaluation computes, but for the integer
+    divisions."""
+    net = float_net(q)
+    model.load_quantised(net, q)
+    return float_eval(net, q, fen)
+
+
+def board_features(q, fen):
+    """The input features of both perspectives, side to move first."""
     pieces, stm = data.fen_to_pieces(fen)
     us, _ = data.features(pieces[None, :], np.array([stm]), q["king_mirroring"], q["king_map"])
     them, _ = data.features(pieces[None, :], np.array([1 - stm]), q["king_mirroring"], q["king_map"])
-    quantised = model.quantised_eval(q, us, them)
-    floating = None
-    if os.path.exists(net_path + ".pt"):
-        buckets = len(q["b2"])
-        net = model.PerspectiveNet(q["b1"].shape[0], screlu=q["screlu"], buckets=buckets,
-                                   king_buckets=model.king_bucket_count(q))
-        net.load_state_dict(torch.load(net_path + ".pt"))
-        t = torch.from_numpy
-        bucket = np.array([model.output_bucket(len(us), buckets)], dtype=np.int64)
-        with torch.no_grad():
-            out = net(t(us), t(np.array([0])), t(them), t(np.array([0])), t(bucket))
-        floating = float(out[0]) * model.SCALE
-    return quantised, floating
+    return us, them
+
+
+def float_net(q):
+    """A float network of the file's shape (its weights not yet set)."""
+    return model.PerspectiveNet(q["b1"].shape[0], screlu=q["screlu"], buckets=len(q["b2"]),
+                                king_buckets=model.king_bucket_count(q))
+
+
+def float_eval(net, q, fen):
+    """A float network's evaluation of one board, in centipawns."""
+    us, them = board_features(q, fen)
+    t = torch.from_numpy
+    bucket = np.array([model.output_bucket(len(us), len(q["b2"]))], dtype=np.int64)
+    with torch.no_grad():
+        out = net(t(us), t(np.array([0])), t(them), t(np.array([0])), t(bucket))
+    return float(out[0]) * model.SCALE
 
 
 def main(argv):
