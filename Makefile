@@ -340,6 +340,7 @@ script-tests:
 	python3 tests/time_iterations_test.py
 	python3 tests/engine_speed_test.py
 	tests/check_deps_test.sh
+	tests/release_script_test.sh
 	python3 tests/check_references_test.py
 
 # Threaded search under ThreadSanitizer: stop/ponderhit/isready races.
