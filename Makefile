@@ -257,8 +257,6 @@ run: build-deps
 	$(MAKE) --no-print-directory $(EXE)
 	$(RUN_EXE)
 
-debug: bachess-debug
-
 # ---- tests ---------------------------------------------------------------
 build-deps:
 	@scripts/install-build-deps.sh

@@ -449,7 +449,7 @@ static int tb_score(const Thread *t, Wdl wdl, int ply, int *bound)
 static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, int ply, bool cut_node);
 
 /* Seed selective deepening: how much depth this node's move costs. */
-static int selective_extension(Thread *t, SearchStack *ss, int legal_moves)
+static int selective_extension(SearchStack *ss, int legal_moves)
 {
     const SearchOptions *o = &search_options;
     if (legal_moves == 1 && ss->single_budget > 0) {
@@ -460,7 +460,6 @@ static int selective_extension(Thread *t, SearchStack *ss, int legal_moves)
         ss->few_budget--;
         return 1;
     }
-    (void)t;
     return 0;
 }
 
@@ -760,7 +759,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     if (o->selective_deepening && !excluded && (ss->few_budget > 0 || ss->single_budget > 0)) {
         int legal = legal_move_count_capped(b, ss->few_budget > 0 ? o->few_moves : 1);
         if (legal > 0)
-            extension = selective_extension(t, ss, legal);
+            extension = selective_extension(ss, legal);
     }
     if (!extension && in_check && o->check_extension)
         extension = 1;
