@@ -80,6 +80,7 @@ static Move *generate_en_passant(const Board *b, const GenContext *g, Move *out)
     Square ep = (Square)board_state(b)->ep_square;
     if (ep == NO_SQUARE)
         return out;
+    /* The same test that decided whether the position keeps its e.p. square. */
     for (Bitboard capturers = pawn_attacks[g->them][ep] & board_pieces(b, g->us, PAWN); capturers;) {
         Square from = pop_lsb(&capturers);
         if (board_en_passant_is_legal(b, from, ep))
