@@ -21,6 +21,7 @@
 #   make annotate-test  bachess annotate end to end: marks, lines, evaluations, pgn-extract, SIGINT
 #   make perft-full the whole perft suite at its full depths
 #   make bench-perft  perft speed side by side with Stockfish (a benchmark: prints the ratio)
+#   make bench-eval  evaluations a second, hand-written and NNUE, over the WAC positions (a benchmark)
 #   make bench-annotate  bachess annotate timed, and its ?? marks against Stockfish's (a benchmark:
 #                   prints; ANNOTATE_ARGS="--nodes 1000000", JUDGE_NODES=N, ANNOTATE_GAMES=FILE)
 #   make script-tests  the measuring scripts (pgn-score.py, engine-speed.py, ...), no engine of ours run
@@ -257,8 +258,6 @@ run: build-deps
 	$(MAKE) --no-print-directory $(EXE)
 	$(RUN_EXE)
 
-debug: bachess-debug
-
 # ---- tests ---------------------------------------------------------------
 build-deps:
 	@scripts/install-build-deps.sh
@@ -426,6 +425,12 @@ perft-counts: $(EXE)
 bench-perft perft-speed: $(EXE)
 	RUNS=5 scripts/perft-speed.sh $(RUN_EXE)
 
+# A benchmark, not a test: evaluations a second over the WAC positions,
+# hand-written and NNUE (bachess eval --speed; EVAL_ROUNDS=N, default 2000).
+EVAL_ROUNDS ?= 2000
+bench-eval: $(EXE)
+	$(RUN_EXE) eval --speed data/wac.epd $(EVAL_ROUNDS)
+
 # A benchmark, not a test: bachess annotate on games with real mistakes, timed,
 # then its ?? marks against Stockfish's at JUDGE_NODES a position by the same
 # rule (docs/annotate.md, "Benchmarks"). The judge's searches are cached under
@@ -440,7 +445,7 @@ bench-annotate: $(EXE)
 		--annotate-args "$(ANNOTATE_ARGS)" --out $(BUILD)/annotate-bench.pgn \
 		--judge-nodes $(JUDGE_NODES) --judge-games $(JUDGE_GAMES) --jobs $(JUDGE_JOBS) \
 		--cache $(BUILD)/annotate-judge-cache.jsonl
-.PHONY: perft-counts bench-perft bench-annotate flake-hunt cross-tests windows-match windows-xboard-match release-test
+.PHONY: perft-counts bench-perft bench-eval bench-annotate flake-hunt cross-tests windows-match windows-xboard-match release-test
 
 # The NNUE pipeline on a tiny data set: datagen, training (Debian's PyTorch,
 # /usr/bin/python3), export, and the engine's evaluation equal to Python's.

@@ -6,16 +6,11 @@
 
 static const int MVV_VALUES[PIECE_TYPE_NB + 1] = { 100, 320, 330, 500, 950, 0, 0 };
 
-static bool is_noisy(const Board *b, Move m)
-{
-    return board_is_capture(b, m) || move_kind(m) == MOVE_PROMOTION;
-}
-
 /* Moves that came from tables (TT, killers, counter) may be stale or belong
  * to another position: only a legal move of the right kind is tried. */
 static bool usable_quiet(const MovePicker *mp, Move m)
 {
-    return m != MOVE_NONE && m != mp->tt_move && !is_noisy(mp->board, m) && move_is_legal(mp->board, m);
+    return m != MOVE_NONE && m != mp->tt_move && !move_is_noisy(mp->board, m) && move_is_legal(mp->board, m);
 }
 
 static void score_noisy(MovePicker *mp, int from, int to)
@@ -94,7 +89,7 @@ void movepick_init_qsearch(MovePicker *mp, const Board *b, const History *h, Mov
     movepick_init(mp, b, h, tt_move, no_killers, MOVE_NONE, no_continuation);
     if (mp->stage == STAGE_TT) {
         mp->stage = STAGE_QS_TT;
-        if (mp->tt_move != MOVE_NONE && !is_noisy(b, mp->tt_move))
+        if (mp->tt_move != MOVE_NONE && !move_is_noisy(b, mp->tt_move))
             mp->tt_move = MOVE_NONE;
     }
 }

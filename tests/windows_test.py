@@ -8,6 +8,8 @@
     movetime, go infinite + stop, bad input, quit (exit status 0);
   - Windows paths: EvalFile and BookFile as C:\\..., SyzygyPath as a list
     separated by ';' whose folders have drive letters;
+  - the hash table resized up and down, cleared and searched, then quit,
+    with wine's heap warnings on: no block freed by the wrong function;
   - XBoard: protover 2 and a few moves;
   - the end of input and Ctrl-C end the engine; output lines end in LF
     alone; the CPU check's one-line refusal.
@@ -152,6 +154,45 @@ def uci_scenarios(exe, linux, env, work):
     check(status == 0, f"quit: exit status {status}")
 
 
+# Hash sizes in MiB, up and down: from 2 MiB on the table is aligned to 2 MiB
+# (huge pages), below that to 64 bytes, so both kinds of block are freed.
+HASH_SIZES_MB = [1, 64, 2, 128, 16]
+# What wine writes to standard error when a program misuses its heap or
+# crashes: warn:heap names a block freed by the wrong function (free() on
+# _aligned_malloc's memory), which otherwise passes silently.
+WINE_TROUBLE = re.compile(r":heap:|err:|Unhandled|page fault")
+
+
+def hash_resizing(exe, env):
+    """Every resize frees the old table and quit frees the last: each must
+    be freed by the function matching its allocation (_aligned_free)."""
+    heap_checked = dict(env, WINEDEBUG="-all,err+heap,warn+heap,err+seh")
+    e = WineEngine(exe, heap_checked)
+    e.send("uci")
+    e.until(r"^uciok")
+    answered = []
+    for mb in HASH_SIZES_MB:
+        e.send(f"setoption name Hash value {mb}")
+        e.send("position startpos moves e2e4")
+        e.send("go depth 6")
+        lines = e.until(r"^bestmove", SEARCH_S)
+        e.send("setoption name Clear Hash")
+        e.send("isready")
+        e.until(r"^readyok")
+        if re.match(r"^bestmove [a-h][1-8][a-h][1-8]", lines[-1]):
+            answered.append(mb)
+    check(answered == HASH_SIZES_MB, f"Hash {HASH_SIZES_MB} MiB in turn, Clear Hash: a bestmove at {answered}")
+    e.send("quit")
+    try:
+        status = e.p.wait(timeout=ANSWER_S)
+    except subprocess.TimeoutExpired:
+        e.p.kill()
+        status = None
+    trouble = [line for line in e.p.stderr.read().decode("utf-8", "replace").splitlines()
+               if WINE_TROUBLE.search(line)]
+    check(status == 0 and not trouble, f"resized, cleared, quit: exit status {status}, wine's heap warnings {trouble}")
+
+
 def xboard_scenario(exe, env):
     e = WineEngine(exe, env)
     e.send("xboard")
@@ -212,6 +253,7 @@ def main():
     nodes, want = bench_nodes(["wine", exe], env), bench_nodes([linux], os.environ)
     check(nodes is not None and nodes == want, f"bench: {nodes} nodes, the Linux build's {want}")
     uci_scenarios(exe, linux, env, work)
+    hash_resizing(exe, env)
     xboard_scenario(exe, env)
     end_of_input(exe, env)
     ctrl_c(exe, env)
