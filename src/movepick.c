@@ -105,7 +105,7 @@ static void end_scores(MovePicker *mp)
 /* Swaps the best remaining move of the stage to the front, moves past it
  * and returns its index. The swap decides the order among equal scores
  * (the bench's node count depends on it). */
-static int pick_best(MovePicker *mp)
+static inline int pick_best(MovePicker *mp)
 {
     int best = best_index(mp->scores, mp->current, mp->end), front = mp->current++;
     Move move = mp->moves[best];
