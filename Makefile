@@ -22,6 +22,8 @@
 #   make perft-full the whole perft suite at its full depths
 #   make bench-perft  perft speed side by side with Stockfish (a benchmark: prints the ratio)
 #   make bench-eval  evaluations a second, hand-written and NNUE, over the WAC positions (a benchmark)
+#   make bench-nps  nodes a second on six STS positions: bachess NNUE and Classical, and the
+#                   anchors given as BERSERK=, STORMPHRAX=, ETHEREAL=, STOCKFISH11= (a benchmark)
 #   make bench-annotate  bachess annotate timed, and its ?? marks against Stockfish's (a benchmark:
 #                   prints; ANNOTATE_ARGS="--nodes 1000000", JUDGE_NODES=N, ANNOTATE_GAMES=FILE)
 #   make script-tests  the measuring scripts (pgn-score.py, engine-speed.py, ...), no engine of ours run
@@ -445,7 +447,17 @@ bench-annotate: $(EXE)
 		--annotate-args "$(ANNOTATE_ARGS)" --out $(BUILD)/annotate-bench.pgn \
 		--judge-nodes $(JUDGE_NODES) --judge-games $(JUDGE_GAMES) --jobs $(JUDGE_JOBS) \
 		--cache $(BUILD)/annotate-judge-cache.jsonl
-.PHONY: perft-counts bench-perft bench-eval bench-annotate flake-hunt cross-tests windows-match windows-xboard-match release-test
+# A benchmark, not a test: nodes a second on six STS positions (data/sts-speed.epd),
+# NPS_MS each (default 2000), one thread, Hash 16, the engines taking turns position by
+# position: bachess with its network and with Evaluation=Classical, and each anchor
+# engine whose command is in BERSERK, STORMPHRAX, ETHEREAL or STOCKFISH11 (docs/testing.md).
+NPS_MS ?= 2000
+NPS_ANCHORS := $(if $(BERSERK),"berserk=$(BERSERK)") $(if $(STORMPHRAX),"stormphrax=$(STORMPHRAX)") \
+	$(if $(ETHEREAL),"ethereal=$(ETHEREAL)") $(if $(STOCKFISH11),"stockfish11=$(STOCKFISH11)")
+bench-nps: $(EXE)
+	python3 scripts/engine-speed.py "bachess-nnue=$(RUN_EXE)" "bachess-classical=$(RUN_EXE);Evaluation=Classical" \
+		$(NPS_ANCHORS) --positions data/sts-speed.epd --count 6 --movetime $(NPS_MS)
+.PHONY: perft-counts bench-perft bench-eval bench-annotate bench-nps flake-hunt cross-tests windows-match windows-xboard-match release-test
 
 # The NNUE pipeline on a tiny data set: datagen, training (Debian's PyTorch,
 # /usr/bin/python3), export, and the engine's evaluation equal to Python's.
