@@ -470,7 +470,7 @@ trainer-bench: $(EXE) $(TRAINER)
 # The built-in net trained again from the self-play store by its recipe
 # (nets/default.recipe) and compared with nets/default.nnue byte for byte
 # (scripts/nnue/make-net.sh). Not part of `make test`: it trains a full net.
-net: $(EXE)
+net: $(EXE) $(TRAINER)
 	scripts/nnue/make-net.sh
 
 # The self-play store (data/selfplay): every chunk against its manifest,
