@@ -59,13 +59,16 @@ static bool load_file(RecordSet *set, const char *path, size_t room, char *error
         return fail(error, esize, path, why);
     }
     size_t count = size / RECORD_SIZE < room ? size / RECORD_SIZE : room;
-    unsigned char *grown = realloc(set->bytes, (set->count + count) * RECORD_SIZE + 1);
-    if (!grown) {
-        fclose(in);
-        return fail(error, esize, path, "out of memory");
+    if (set->count + count > set->capacity) { /* a file that grew since reserve() looked */
+        unsigned char *grown = realloc(set->bytes, (set->count + count) * RECORD_SIZE + 1);
+        if (!grown) {
+            fclose(in);
+            return fail(error, esize, path, "out of memory");
+        }
+        set->bytes = grown;
+        set->capacity = set->count + count;
     }
-    set->bytes = grown;
-    unsigned char *at = grown + set->count * RECORD_SIZE;
+    unsigned char *at = set->bytes + set->count * RECORD_SIZE;
     size_t got = fread(at, RECORD_SIZE, count, in);
     fclose(in);
     if (got != count)
@@ -82,9 +85,25 @@ static bool load_file(RecordSet *set, const char *path, size_t room, char *error
     return true;
 }
 
+/* Room for all the files' records at once: growing one block of a
+ * gigabyte file by file would copy it again and again. */
+static void reserve(RecordSet *set, char **paths, int path_count, size_t limit)
+{
+    size_t total = 0;
+    struct stat st;
+    for (int i = 0; i < path_count; i++)
+        if (stat(paths[i], &st) == 0 && S_ISREG(st.st_mode))
+            total += (size_t)st.st_size / RECORD_SIZE;
+    if (limit && total > limit)
+        total = limit;
+    set->bytes = malloc(total * RECORD_SIZE + 1);
+    set->capacity = set->bytes ? total : 0;
+}
+
 bool records_load(RecordSet *set, char **paths, int path_count, size_t limit, char *error, size_t esize)
 {
     *set = (RecordSet){ 0 };
+    reserve(set, paths, path_count, limit);
     for (int i = 0; i < path_count; i++) {
         size_t room = limit ? limit - set->count : SIZE_MAX;
         if (!load_file(set, paths[i], room, error, esize)) {

@@ -19,6 +19,7 @@ enum { RECORD_SIZE = 32, MAX_FEATURES = 32, INPUTS = 768 };
 typedef struct {
     unsigned char *bytes; /* count records of RECORD_SIZE bytes */
     size_t count;
+    size_t capacity;      /* records the block has room for */
 } RecordSet;
 
 /* One decoded position: the side to move's features first. */
