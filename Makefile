@@ -476,7 +476,8 @@ net: $(EXE) $(TRAINER)
 # The self-play store (data/selfplay): every chunk against its manifest,
 # every game replayed; planted defects found; datagen -> store -> trainer
 # gives datagen's own records; a small net trained twice is the same bytes.
-selfplay-store-test: $(EXE)
+# (with train.py, and through make-net.sh with bachess-train).
+selfplay-store-test: $(EXE) $(TRAINER)
 	/usr/bin/python3 tests/selfplay_store_test.py $(RUN_EXE)
 
 # The bench node count must equal the last "Bench: N" stated in git history.
