@@ -475,7 +475,7 @@ net: $(EXE) $(TRAINER)
 
 # The self-play store (data/selfplay): every chunk against its manifest,
 # every game replayed; planted defects found; datagen -> store -> trainer
-# gives datagen's own records; a small net trained twice is the same bytes.
+# gives datagen's own records; a small net trained twice is the same bytes
 # (with train.py, and through make-net.sh with bachess-train).
 selfplay-store-test: $(EXE) $(TRAINER)
 	/usr/bin/python3 tests/selfplay_store_test.py $(RUN_EXE)
