@@ -223,34 +223,43 @@ static const char *USAGE =
     "RECORDS are files of 32-byte training records (docs/datagen.md; the store's through\n"
     "scripts/selfplay/store.py records). See docs/nnue.md.\n";
 
+/* Trains, or makes the gradient check, on the records loaded. */
+static int run(const Options *o, const RecordSet *records, int argc, char **argv)
+{
+    char error[ERROR_SIZE];
+    say_command(argc, argv);
+    Weights start = { 0 };
+    if (o->init && !load_start(o, &start, error, sizeof error))
+        return failure(error);
+    Trainer t;
+    bool ready = trainer_init(&t, records, o->hidden, !o->crelu, o->init ? &start : NULL,
+                              (LossShape){ (float)o->lambda, (float)o->k }, o->seed, o->threads, o->mirror);
+    weights_free(&start);
+    if (!ready)
+        return failure("out of memory");
+    if (o->init)
+        say("init: the weights of %s", o->init);
+    char named[160];
+    snprintf(named, sizeof named, "%d record file(s)", o->record_count);
+    int status = o->gradient_check ? gradient_check(o, &t) : train(o, &t, named);
+    trainer_free(&t);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     char error[ERROR_SIZE];
     Options o;
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
         return fputs(USAGE, stdout), 0;
+    int status = 2;
+    RecordSet records = { 0 };
     if (!options_parse(&o, argc, argv, error, sizeof error))
-        return fprintf(stderr, "bachess-train: %s\n%s", error, USAGE), 2;
-    RecordSet records;
-    if (!records_load(&records, o.records, o.record_count, o.positions, error, sizeof error))
-        return failure(error);
-    if (o.evaluate)
-        return evaluate(&o, &records);
-    say_command(argc, argv);
-    Weights start = { 0 };
-    if (o.init && !load_start(&o, &start, error, sizeof error))
-        return failure(error);
-    Trainer t;
-    if (!trainer_init(&t, &records, o.hidden, !o.crelu, o.init ? &start : NULL,
-                      (LossShape){ (float)o.lambda, (float)o.k }, o.seed, o.threads, o.mirror))
-        return failure("out of memory");
-    if (o.init)
-        say("init: the weights of %s", o.init);
-    char named[160];
-    snprintf(named, sizeof named, "%d record file(s)", o.record_count);
-    int status = o.gradient_check ? gradient_check(&o, &t) : train(&o, &t, named);
-    trainer_free(&t);
-    weights_free(&start);
+        fprintf(stderr, "bachess-train: %s\n%s", error, USAGE);
+    else if (!records_load(&records, o.records, o.record_count, o.positions, error, sizeof error))
+        status = failure(error);
+    else
+        status = o.evaluate ? evaluate(&o, &records) : run(&o, &records, argc, argv);
     records_free(&records);
     free(o.records);
     free(log_text);

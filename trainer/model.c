@@ -54,14 +54,14 @@ static inline void accumulate_block(const Weights *w, const uint16_t *features, 
     size_t n = (size_t)w->hidden;
     Vec sum[MAX_WIDTH];
     for (int v = 0; v < width; v++)
-        sum[v] = vec_load(w->input_bias + h + (size_t)v * VEC_WIDTH);
+        vec_load(&sum[v], w->input_bias + h + (size_t)v * VEC_WIDTH);
     for (int f = 0; f < count; f++) {
         const float *row = w->input_weights + features[f] * n + h;
         for (int v = 0; v < width; v++)
-            sum[v] += vec_load(row + v * VEC_WIDTH);
+            vec_add(&sum[v], row + v * VEC_WIDTH);
     }
     for (int v = 0; v < width; v++)
-        vec_store(acc + h + (size_t)v * VEC_WIDTH, sum[v]);
+        vec_store(acc + h + (size_t)v * VEC_WIDTH, &sum[v]);
 }
 
 /* One side's hidden layer before the activation: bias plus its features' rows. */
@@ -153,8 +153,12 @@ static void rows_backward(const uint16_t *features, int count, const float *dz, 
 {
     for (int f = 0; f < count; f++) {
         float *row = weights_grad + (size_t)features[f] * (size_t)n;
-        for (int h = 0; h < n; h += VEC_WIDTH)
-            vec_store(row + h, vec_load(row + h) + vec_load(dz + h));
+        for (int h = 0; h < n; h += VEC_WIDTH) {
+            Vec v;
+            vec_load(&v, row + h);
+            vec_add(&v, dz + h);
+            vec_store(row + h, &v);
+        }
     }
 }
 

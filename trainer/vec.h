@@ -12,11 +12,13 @@ enum { VEC_WIDTH = 16 };
 
 typedef float Vec __attribute__((vector_size(VEC_WIDTH * sizeof(float))));
 
-static inline Vec vec_load(const float *p)
+/* By pointer, not by value: a 64-byte vector passed by value has another
+ * ABI with AVX-512 than without, which GCC warns of (-Wpsabi). */
+static inline void vec_load(Vec *v, const float *p) { memcpy(v, p, sizeof *v); }
+static inline void vec_store(float *p, const Vec *v) { memcpy(p, v, sizeof *v); }
+static inline void vec_add(Vec *sum, const float *p)
 {
     Vec v;
-    memcpy(&v, p, sizeof v);
-    return v;
+    vec_load(&v, p);
+    *sum += v;
 }
-
-static inline void vec_store(float *p, Vec v) { memcpy(p, &v, sizeof v); }
