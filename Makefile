@@ -470,8 +470,12 @@ trainer-bench: $(EXE) $(TRAINER)
 # The built-in net trained again from the self-play store by its recipe
 # (nets/default.recipe) and compared with nets/default.nnue byte for byte
 # (scripts/nnue/make-net.sh). Not part of `make test`: it trains a full net.
+# RECIPE=FILE trains another recipe (nets/s6c.recipe: s6's for bachess-train)
+# and compares it with EXPECTED, or with nothing.
+RECIPE ?=
+EXPECTED ?= none
 net: $(EXE) $(TRAINER)
-	scripts/nnue/make-net.sh
+	scripts/nnue/make-net.sh $(if $(RECIPE),$(RECIPE) $(BUILD)/make-net $(EXPECTED))
 
 # The self-play store (data/selfplay): every chunk against its manifest,
 # every game replayed; planted defects found; datagen -> store -> trainer
