@@ -7,8 +7,9 @@
 #
 # TRAINER_BENCH_POSITIONS (default 2500000) records of the manifest's first
 # chunks, TRAINER_THREADS (default 2) threads for bachess-train; with
-# TRAINER_BENCH_TORCH=1 scripts/nnue/train.py (PyTorch, one thread, the
-# input gradient in C, as s6 was trained) runs on the same records too.
+# TRAINER_BENCH_TORCH=1 scripts/nnue/train.py (PyTorch, the input gradient
+# in C, as s6 was trained; TORCH_THREADS threads, default 1 as for s6) runs
+# on the same records too.
 # On a machine shared with other jobs, the CPU-second figure is the one to
 # compare: the wall clock's counts the other jobs' time as well.
 set -eu
@@ -51,7 +52,7 @@ echo "trainer-bench: bachess-train, $threads thread(s): $c_wall positions/s (wal
 if [ "${TRAINER_BENCH_TORCH:-0}" = 1 ]; then
     # shellcheck disable=SC2086
     t_cpu=$(cpu_rate /usr/bin/python3 "$root/scripts/nnue/train.py" $records --out "$work/t.nnue" $settings \
-        --threads 1 --c-gradient)
+        --threads "${TORCH_THREADS:-1}" --c-gradient)
     t_wall=$(sed -n 's/^epoch 1: .*, \([0-9]*\) positions\/s$/\1/p' "$work/out")
-    echo "trainer-bench: train.py (PyTorch), 1 thread: $t_wall positions/s (wall), $t_cpu a CPU-second of the whole run"
+    echo "trainer-bench: train.py (PyTorch), ${TORCH_THREADS:-1} thread(s): $t_wall positions/s (wall), $t_cpu a CPU-second of the whole run"
 fi
