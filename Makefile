@@ -589,4 +589,4 @@ lab: $(EXE)
 	scripts/lab-plot.sh $(RUN_EXE) docs/results
 
 clean:
-	rm -rf $(BUILD) $(EXE) bachess-debug bachess-tuning bachess-engine bachess-aarch64 bachess.exe
+	rm -rf $(BUILD) $(EXE) bachess-debug bachess-tuning bachess-engine $(TRAINER) bachess-aarch64 bachess.exe
