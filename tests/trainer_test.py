@@ -63,11 +63,12 @@ def torch_net(dump_path, screlu):
     weights, outputs = values[:size], values[size:size + count]
     loss, grads = values[size + count], values[size + count + 1:]
     net = model.PerspectiveNet(int(hidden), screlu=screlu)
+    w1, b1, w2, b2 = (torch.from_numpy(a.copy()) for a in split(weights, int(hidden)))
     with torch.no_grad():
-        net.ft.weight.copy_(torch.from_numpy(weights[:model.INPUTS * hidden].reshape(-1, hidden).copy()))
-        net.ft_bias.copy_(torch.from_numpy(weights[model.INPUTS * hidden:][:hidden].copy()))
-        net.out.weight.copy_(torch.from_numpy(weights[model.INPUTS * hidden + hidden:][:2 * hidden].reshape(1, -1).copy()))
-        net.out.bias.copy_(torch.from_numpy(weights[-1:].copy()))
+        net.ft.weight.copy_(w1.reshape(-1, int(hidden)))
+        net.ft_bias.copy_(b1)
+        net.out.weight.copy_(w2.reshape(1, -1))
+        net.out.bias.copy_(b2)
     return net, outputs, float(loss), grads, int(count)
 
 
@@ -92,7 +93,8 @@ def check_gradient(trainer, data_path, work, crelu):
                    net.out.bias.grad.numpy()]
     out_err = float(np.abs(outputs - torch_out).max())
     loss_err = abs(loss - torch_loss.item()) / torch_loss.item()
-    grad_errs = [float(np.abs(c - t).max() / max(np.abs(t).max(), 1e-30)) for c, t in zip(split(grads, HIDDEN), torch_grads)]
+    grad_errs = [float(np.abs(c - t).max() / max(np.abs(t).max(), 1e-30))
+                 for c, t in zip(split(grads, HIDDEN), torch_grads)]
     name = "CReLU" if crelu else "SCReLU"
     check(out_err <= OUTPUT_TOLERANCE and loss_err <= LOSS_TOLERANCE,
           f"{name}, {count} positions: outputs within {out_err:.2e} of torch's (bound {OUTPUT_TOLERANCE}), "

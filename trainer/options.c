@@ -106,7 +106,7 @@ bool options_parse(Options *o, int argc, char **argv, char *error, size_t esize)
     if (!o->records)
         return snprintf(error, esize, "out of memory"), false;
     for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--", 2) != 0 || !strcmp(argv[i], "--")) {
+        if (strncmp(argv[i], "--", 2) != 0) {
             o->records[o->record_count++] = argv[i];
         } else if (!is_flag(o, argv[i])) {
             const char *value = i + 1 < argc ? argv[i + 1] : NULL;
