@@ -143,6 +143,7 @@ LDLIBS  := $(ENGINE_LIBS) $(if $(filter yes,$(WEB)),-lmicrohttpd)
 
 objects = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 
+.PHONY: trainer trainer-test trainer-bench
 .PHONY: all run engine check release debug tuning install uninstall build-tests package-test FORCE test build-deps test-deps deps-check syzygy-test unit-tests debug-tests sanitize-tests nnue-train-test selfplay-store-test net web-tests script-tests tsan-tests book-interop annotate-test conformance-uci polyglot-match conformance-cecp xboard-match console-tests memory-tests perft-full perft-speed bench-check fuzz fuzz-short lab clean
 
 all: $(EXE)
@@ -283,7 +284,7 @@ test-deps: build-deps
 TEST_JOBS ?= 2
 TEST_LANE_BUILDS := deps-check unit-tests debug-tests sanitize-tests build-tests fuzz-short tsan-tests \
 	book-interop annotate-test console-tests memory-tests perft-counts bench-check nnue-train-test \
-	selfplay-store-test syzygy-test web-tests script-tests
+	trainer-test selfplay-store-test syzygy-test web-tests script-tests
 TEST_LANE_PROTOCOLS := conformance-uci polyglot-match conformance-cecp xboard-match package-test \
 	cross-tests windows-xboard-match
 TEST_SUITES := $(TEST_LANE_BUILDS) $(TEST_LANE_PROTOCOLS)
@@ -464,16 +465,41 @@ bench-nps: $(EXE)
 nnue-train-test: $(EXE)
 	/usr/bin/python3 tests/nnue_train_test.py $(RUN_EXE)
 
+# The NNUE trainer in C (trainer/, docs/nnue.md): not part of the engine
+# or its packages. -ffp-contract=off keeps a*b+c two roundings on every
+# target, so that a recipe gives the same bytes with or without FMA.
+TRAINER := bachess-train
+TRAINER_SOURCES := $(wildcard trainer/*.c)
+$(TRAINER): $(TRAINER_SOURCES) $(wildcard trainer/*.h) src/splitmix.h
+	$(CC) -std=gnu11 $(WARN) -pthread -Isrc -O3 -ffp-contract=off $(ARCH_FLAGS) $(CPPFLAGS) $(CFLAGS) \
+		$(TRAINER_SOURCES) -o $@ $(LDFLAGS) -lm
+trainer: $(TRAINER)
+
+# The C trainer against the PyTorch model (forward and gradient), the
+# engine's evaluation of the nets it writes, its bytes, its errors.
+trainer-test: $(EXE) $(TRAINER)
+	/usr/bin/python3 tests/trainer_test.py $(RUN_EXE) ./$(TRAINER)
+
+# The trainer's positions a second on the store's first records
+# (scripts/nnue/trainer-bench.sh; TRAINER_BENCH_POSITIONS, TRAINER_THREADS).
+trainer-bench: $(EXE) $(TRAINER)
+	scripts/nnue/trainer-bench.sh $(RUN_EXE) ./$(TRAINER)
+
 # The built-in net trained again from the self-play store by its recipe
 # (nets/default.recipe) and compared with nets/default.nnue byte for byte
 # (scripts/nnue/make-net.sh). Not part of `make test`: it trains a full net.
-net: $(EXE)
-	scripts/nnue/make-net.sh
+# RECIPE=FILE trains another recipe (nets/s6c.recipe: s6's for bachess-train)
+# and compares it with EXPECTED, or with nothing.
+RECIPE ?=
+EXPECTED ?= none
+net: $(EXE) $(TRAINER)
+	scripts/nnue/make-net.sh $(if $(RECIPE),$(RECIPE) $(BUILD)/make-net $(EXPECTED))
 
 # The self-play store (data/selfplay): every chunk against its manifest,
 # every game replayed; planted defects found; datagen -> store -> trainer
-# gives datagen's own records; a small net trained twice is the same bytes.
-selfplay-store-test: $(EXE)
+# gives datagen's own records; a small net trained twice is the same bytes
+# (with train.py, and through make-net.sh with bachess-train).
+selfplay-store-test: $(EXE) $(TRAINER)
 	/usr/bin/python3 tests/selfplay_store_test.py $(RUN_EXE)
 
 # The bench node count must equal the last "Bench: N" stated in git history.
@@ -581,4 +607,4 @@ lab: $(EXE)
 	scripts/lab-plot.sh $(RUN_EXE) docs/results
 
 clean:
-	rm -rf $(BUILD) $(EXE) bachess-debug bachess-tuning bachess-engine bachess-aarch64 bachess.exe
+	rm -rf $(BUILD) $(EXE) bachess-debug bachess-tuning bachess-engine $(TRAINER) bachess-aarch64 bachess.exe
