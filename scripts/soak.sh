@@ -169,7 +169,7 @@ run_arm() {
     start=$(date +%s) start_load=$(load)
     want=$(bench_nodes "$ENGINE") got=$(bench_nodes qemu-aarch64 "$AARCH64_EXE")
     echo "bench: $(basename "$AARCH64_EXE") under qemu-aarch64 ${got:-none}, the Linux build ${want:-none}" \
-        | tee "$OUT/arm-bench.txt" | sed 's/^/soak: arm: /'
+        | tee "$OUT/arm-bench.log" | sed 's/^/soak: arm: /'
     if [ -z "$got" ] || [ "$got" != "$want" ]; then
         echo "| arm bench | ${got:-none} nodes, not ${want:-none} | | | | | | | | $(($(date +%s) - start)) | $start_load–$(load) | FAIL |" >>"$SUMMARY"
         echo "soak: arm: FAIL: bench under qemu-aarch64 gave ${got:-no count}, the Linux build $want"
