@@ -54,8 +54,9 @@ TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
 LAST_COMMENT = re.compile(r"\{([^}]*)\}\s*(?:1-0|0-1|1/2-1/2|\*)\s*$")
 FINISHED = re.compile(r"^\s*Finished game (\d+) \(([^)]*)\): (\S+) \{(.*)\}")
 # The runners' and the match scripts' lines that name trouble in no game.
-TROUBLE = re.compile(r"disconnect|stall|crash|illegal|loses on time|time forfeit|terminating process|"
-                     r"exited unexpectedly|failed to start|segmentation", re.IGNORECASE)
+PATH = re.compile(r"\S*/\S*")
+TROUBLE = re.compile(r"\b(disconnect(s|ed)?|stall(s|ed)?|crash(es|ed)?|illegal|loses on time|time forfeits?|"
+                     r"terminating process|exited unexpectedly|failed to start|segmentation fault)\b", re.IGNORECASE)
 VERDICT = re.compile(r"^(xboard-match: )?FAIL\b")
 # Lines that name trouble only to say there was none: a count of zero
 # ("Crashed: 0", match.sh's "illegal moves:  0  (...)") and the match
@@ -126,7 +127,8 @@ def output_problems(path, lines):
             continue
         if ZERO_COUNT.match(line) or OK_VERDICT.match(line):
             continue
-        if VERDICT.match(line) or TROUBLE.search(line):
+        words = PATH.sub(" ", line)  # a path such as /tmp/crash-test/games.pgn names no trouble
+        if VERDICT.match(line) or TROUBLE.search(words):
             yield classify(line) or "runner", f"{path} line {number}", line.strip()
 
 

@@ -12,8 +12,8 @@ XBoard write them:
     the file and why (exit 1), whichever comes later in the file;
   - fewer games than asked is a failure;
   - the runner's output: a "Finished game" line with a loss on time fails,
-    a count of zero ("Crashed: 0") and an "ok" verdict naming what did not
-    happen do not.
+    a count of zero ("Crashed: 0"), an "ok" verdict naming what did not
+    happen and a path with "crash" in it do not.
 """
 import os
 import re
@@ -102,10 +102,11 @@ def main():
         check(status == 1 and "3 games, not 4" in first_bad(out), "a game missing: named", out)
 
         runner_ok = ("Finished game 1 (bachess vs bachess-ref): 1-0 {White mates}\n  Crashed: 0\n"
+                     "       pgn /tmp/crash-hunt/stalled-games.pgn\n"
                      "illegal moves:      0  (bachess 0, bachess-ref 0, draw 0)\n"
                      "xboard-match: ok (2 games in 9 s: no forfeit, false claim, illegal move, time loss or exit)\nOK\n")
         status, out = run(d, "".join(CLEAN), outputs=[runner_ok])
-        check(status == 0, "the runner's output: counts of zero and ok verdicts pass", out)
+        check(status == 0, "the runner's output: counts of zero, ok verdicts and paths pass", out)
 
         runner_bad = runner_ok + "Finished game 7 (bachess-ref vs bachess): 0-1 {White loses on time (3ms overrun)}\n"
         status, out = run(d, "".join(CLEAN), outputs=[runner_bad, runner_bad])
