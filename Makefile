@@ -30,6 +30,7 @@
 #   make web-tests  bachess web: the server under bad and heavy use; the page in headless chromium
 #   make lab        the game-tree lab: refresh the tables and plot in docs/results/lab.md (gnuplot)
 #   make fuzz       every libFuzzer target (fuzz/) for FUZZ_SECONDS each (default 60)
+#   make soak       thousands of games on every platform, each checked (SOAK_GAMES=N: fewer)
 #   make flake-hunt ROUNDS=N  the suites that can race, N times each beside stress-ng (docs/flakes.md)
 #   make install    the engine, its man page and XBoard's engine file under PREFIX
 #                   (default /usr/local; DESTDIR honoured); make uninstall removes them
@@ -333,7 +334,8 @@ syzygy-test: $(EXE)
 	python3 tests/syzygy_test.py $(RUN_EXE) 1000
 	python3 tests/tb_conversion_test.py $(RUN_EXE)
 
-# The measuring scripts whose figures the docs quote: scripts/pgn-score.py.
+# The measuring scripts whose figures the docs quote: scripts/pgn-score.py;
+# the soak's judge of every game, scripts/soak-check.py.
 # The checks of the tree fail on planted defects: an include circle, a
 # dangling reference.
 script-tests:
@@ -341,6 +343,7 @@ script-tests:
 	python3 tests/annotate_judge_test.py
 	python3 tests/time_iterations_test.py
 	python3 tests/engine_speed_test.py
+	python3 tests/soak_check_test.py
 	tests/check_deps_test.sh
 	tests/release_script_test.sh
 	python3 tests/check_references_test.py
@@ -458,7 +461,7 @@ NPS_ANCHORS := $(if $(BERSERK),"berserk=$(BERSERK)") $(if $(STORMPHRAX),"stormph
 bench-nps: $(EXE)
 	python3 scripts/engine-speed.py "bachess-nnue=$(RUN_EXE)" "bachess-classical=$(RUN_EXE);Evaluation=Classical" \
 		$(NPS_ANCHORS) --positions data/sts-speed.epd --count 6 --movetime $(NPS_MS)
-.PHONY: perft-counts bench-perft bench-eval bench-annotate bench-nps flake-hunt cross-tests windows-match windows-xboard-match release-test
+.PHONY: perft-counts bench-perft bench-eval bench-annotate bench-nps flake-hunt soak cross-tests windows-match windows-xboard-match release-test
 
 # The NNUE pipeline on a tiny data set: datagen, training (Debian's PyTorch,
 # /usr/bin/python3), export, and the engine's evaluation equal to Python's.
@@ -601,6 +604,18 @@ flake-hunt:
 STRESS_GAMES ?= 250
 stress: $(EXE)
 	scripts/stress.sh $(RUN_EXE) $(STRESS_GAMES) 1+0.01
+
+# The soak (docs/testing.md, "The soak"): 1,000 games over UCI (fastchess,
+# built outside the repository: FASTCHESS or the PATH), 200 under XBoard,
+# 100 of bachess.exe under wine and 20 of bachess-aarch64 under qemu, every
+# game checked by scripts/soak-check.py; the PGNs, logs and the table
+# soak.md in SOAK_DIR. Not part of `make test` (hours); SOAK_GAMES=N and
+# the like scale it down (scripts/soak.sh's header).
+SOAK_DIR ?= $(BUILD)/soak
+soak: $(EXE)
+	$(windows-exe)
+	$(call cross-build,aarch64-linux-gnu-gcc,$(AARCH64_EXE),ARCH=aarch64)
+	WINDOWS_EXE=$(WINDOWS_EXE) AARCH64_EXE=$(AARCH64_EXE) scripts/soak.sh $(RUN_EXE) $(SOAK_DIR)
 
 # The game-tree lab (docs/lab.md): tables, data and the SVG plot in docs/results/, regenerated.
 lab: $(EXE)
