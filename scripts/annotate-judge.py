@@ -4,6 +4,7 @@
     annotate-judge.py GAMES.pgn (--bachess BIN [--annotate-args "ARGS"] | --annotated FILE
                                  | --judge-only | --against-itself NODES)
                       [--judge-nodes N] [--cache FILE] [--stockfish PATH] [--show N]
+                      [--held-out-from N]
 
 With --bachess, runs `BIN annotate GAMES.pgn ARGS` first and reports its speed:
 moves, positions, wall-clock seconds, CPU seconds, and (for --movetime MS with
@@ -12,7 +13,10 @@ moves, positions, wall-clock seconds, CPU seconds, and (for --movetime MS with
 Threads 1) searches every position of every game's main line to --judge-nodes
 nodes, and its scores are put through the mark rule of src/tools/accuracy.c.
 The judge's blunders (??) and bachess's ($4) are compared by (game, ply):
-precision, recall, and every disagreement with both sides' evaluations.
+precision, recall, and every disagreement with both sides' evaluations. Then
+every class (?!, ? and ??) with one class of tolerance: of each side's errors
+(? and ??), the share the other marks at most one class lower, the games from
+--held-out-from N on given apart (docs/annotate.md, "The judged set").
 
 The judge's searches are cached (a JSON line per position, keyed by position and
 node count; default build/annotate-judge-cache.jsonl), so a second run, or a run
