@@ -341,6 +341,7 @@ syzygy-test: $(EXE)
 script-tests:
 	python3 tests/pgn_score_test.py
 	python3 tests/annotate_judge_test.py
+	/usr/bin/python3 tests/wdl_fit_test.py
 	python3 tests/time_iterations_test.py
 	python3 tests/engine_speed_test.py
 	python3 tests/soak_check_test.py

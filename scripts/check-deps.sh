@@ -2,7 +2,7 @@
 # scripts/check-deps.sh — the dependencies between bachess's parts point one
 # way (docs/source-map.md). Fails, naming the file and the include, when a
 # lower layer includes a header of a higher one:
-#   rules   types splitmix bitboard attacks zobrist board movegen notation perft tokens timer score chess960
+#   rules   types splitmix bitboard attacks zobrist board movegen notation perft tokens timer score chess960 wdl
 #   search  eval evalweights pawns evaluator see history movepick tt timeman search search_params strength (+ nnue/, syzygy/)
 #   engine  engine engine_settings engine_book engine_options   options (a table that knows no owner)
 #   games/  Polyglot books, PGN, game logs: the rules only
@@ -28,7 +28,7 @@ forbid() {
     done
 }
 
-RULES="src/types.h src/splitmix.h src/bitboard.[ch] src/attacks.[ch] src/zobrist.[ch] src/board.[ch] src/movegen.[ch] src/notation.[ch] src/perft.[ch] src/tokens.[ch] src/timer.h src/score.h src/chess960.[ch]"
+RULES="src/types.h src/splitmix.h src/bitboard.[ch] src/attacks.[ch] src/zobrist.[ch] src/board.[ch] src/movegen.[ch] src/notation.[ch] src/perft.[ch] src/tokens.[ch] src/timer.h src/score.h src/chess960.[ch] src/wdl.[ch]"
 SEARCH="src/eval.[ch] src/evalweights.[ch] src/pawns.[ch] src/evaluator.[ch] src/search_params.[ch] src/see.[ch] src/history.h src/movepick.[ch] src/tt.[ch] src/timeman.[ch] src/search.[ch] src/strength.[ch] src/nnue/*.[ch] src/syzygy/*.[ch]"
 HIGHER_THAN_SEARCH='^(engine|engine_settings|engine_options|engine_book|options)\.h$|^(games|protocol|tools|web)/'
 SEARCH_HEADERS='^(eval|evalweights|pawns|evaluator|see|history|movepick|tt|timeman|search|search_params|strength)\.h$|^(nnue|syzygy)/'

@@ -2,7 +2,6 @@
 #include "protocol/uci.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "timer.h"
 #include "tokens.h"
 #include "tt.h"
+#include "wdl.h"
 
 #define ENGINE_NAME "bachess"
 #define ENGINE_AUTHOR "the bachess developers"
@@ -85,20 +85,22 @@ static void finish_search(const char *command)
     apply_pending_tb_path();
 }
 
-/* "cp 31", "mate 3" or "mate -2": UCI counts mate in moves, not plies. */
-static void format_score(int score, char *out, size_t size)
+/* "cp 31", "mate 3" or "mate -2": UCI counts mate in moves, not plies;
+ * centipawns normalised to the material (docs/wdl.md), but not a tablebase
+ * win's score, which stays recognisable. */
+static void format_score(int score, int material, char *out, size_t size)
 {
     if (score >= MATE_IN_MAX)
         snprintf(out, size, "mate %d", (MATE - score + 1) / 2);
     else if (score <= -MATE_IN_MAX)
         snprintf(out, size, "mate %d", -(MATE + score) / 2);
     else
-        snprintf(out, size, "cp %d", score);
+        snprintf(out, size, "cp %d", is_decisive_score(score) ? score : wdl_normalize(score, material));
 }
 
-/* A simple model of the game result from the score: a logistic curve for
- * the win and the loss chance, the rest drawn; per mille. */
-static void wdl_from_score(int score, int *win, int *draw, int *loss)
+/* The win/draw/loss chances of the score at the root (src/wdl.c); a mate
+ * is a certain result. */
+static void wdl_of_info(int score, int material, int *win, int *draw, int *loss)
 {
     if (is_mate_score(score)) {
         *win = score > 0 ? 1000 : 0;
@@ -106,19 +108,18 @@ static void wdl_from_score(int score, int *win, int *draw, int *loss)
         *draw = 0;
         return;
     }
-    *win = (int)(1000.0 / (1.0 + exp((150.0 - score) / 70.0)));
-    *loss = (int)(1000.0 / (1.0 + exp((150.0 + score) / 70.0)));
-    *draw = 1000 - *win - *loss;
+    wdl_from_score(score, material, win, draw, loss);
 }
 
 static void on_info(const SearchInfo *info, void *context)
 {
     (void)context;
     char score[64], pv[MAX_PLY * 6 + 1] = "";
-    format_score(info->score, score, sizeof score);
+    int material = wdl_material(engine_board());
+    format_score(info->score, material, score, sizeof score);
     if (frontend_settings.show_wdl) {
         int w, d, l;
-        wdl_from_score(info->score, &w, &d, &l);
+        wdl_of_info(info->score, material, &w, &d, &l);
         size_t used_score = strlen(score);
         snprintf(score + used_score, sizeof score - used_score, " wdl %d %d %d", w, d, l);
     }

@@ -25,6 +25,7 @@
 #include "timer.h"
 #include "tokens.h"
 #include "tt.h"
+#include "wdl.h"
 
 #define ENGINE_NAME "bachess"
 
@@ -88,15 +89,16 @@ static void reply_error(const char *reason, const Tokens *t)
     out_line("Error (%s): %.*s", reason, ECHO_LIMIT, *echo ? echo : t->words[0]);
 }
 
-/* Scores as CECP shows them: centipawns, or 100000 + N for mate in N
- * moves and -100000 - N for mated in N. */
-static int cecp_score(int score)
+/* Scores as CECP shows them: centipawns normalised to the material
+ * (docs/wdl.md; a tablebase win's score as it is), or 100000 + N for mate
+ * in N moves and -100000 - N for mated in N. */
+static int cecp_score(int score, int material)
 {
     if (score >= MATE_IN_MAX)
         return MATE_OUTPUT + (MATE - score + 1) / 2;
     if (score <= -MATE_IN_MAX)
         return -MATE_OUTPUT - (MATE + score) / 2;
-    return score;
+    return is_decisive_score(score) ? score : wdl_normalize(score, material);
 }
 
 /* A move as XBoard wants it: coordinates, and O-O / O-O-O for castling in
@@ -141,7 +143,7 @@ static void on_info(const SearchInfo *info, void *context)
     int64_t cs = xboard_clock_shown_cs(nps_mode, info->nodes, info->time_ms);
     uint64_t nps = nps_mode > 0 ? (uint64_t)nps_mode : info->nodes * 1000 / (uint64_t)(info->time_ms > 0 ? info->time_ms : 1);
     /* Seldepth, nps and tbhits follow the nodes; a TAB must then precede the PV. */
-    out_line("%d %d %lld %llu %d %llu %llu\t%s", info->depth, cecp_score(info->score), (long long)cs,
+    out_line("%d %d %lld %llu %d %llu %llu\t%s", info->depth, cecp_score(info->score, wdl_material(engine_board())), (long long)cs,
              (unsigned long long)info->nodes, info->seldepth, (unsigned long long)nps,
              (unsigned long long)info->tbhits, pv);
 }
