@@ -19,6 +19,7 @@
 #include "timer.h"
 #include "tokens.h"
 #include "tt.h"
+#include "wdl.h"
 
 #define ENGINE_NAME "bachess"
 #define HUMAN_NAME "Human"
@@ -209,14 +210,17 @@ static void announce_end(void)
 typedef struct {
     Move best;
     SearchInfo info; /* the last complete line */
+    int material;    /* the root position's, which the score is scaled by */
     bool have_info;
     Color side;
 } Thought;
 
-/* Scores for people: from White's side, pawns, or #N / #-N for a mate. */
-static void format_white_score(int score, Color side, char *out, size_t size)
+/* Scores for people: from White's side, pawns normalised to the material
+ * (docs/wdl.md; a tablebase win's as it is), or #N / #-N for a mate. */
+static void format_white_score(int score, Color side, int material, char *out, size_t size)
 {
-    int white = side == WHITE ? score : -score;
+    int shown = is_decisive_score(score) ? score : wdl_normalize(score, material);
+    int white = side == WHITE ? shown : -shown;
     if (white >= MATE_IN_MAX)
         snprintf(out, size, "#%d", (MATE - white + 1) / 2);
     else if (white <= -MATE_IN_MAX)
@@ -234,11 +238,12 @@ static void on_info(const SearchInfo *info, void *context)
     if (info->multipv != 1 || info->bound != BOUND_EXACT)
         return;
     t->info = *info;
+    t->material = wdl_material(board());
     t->have_info = true;
     if (!con.post || info->pv_length == 0 || from_book(info))
         return;
     char eval[16], pv[512] = "";
-    format_white_score(info->score, t->side, eval, sizeof eval);
+    format_white_score(info->score, t->side, t->material, eval, sizeof eval);
     memcpy(con.scratch, board(), sizeof *con.scratch);
     size_t used = 0;
     for (int i = 0; i < info->pv_length && i < 8 && move_is_legal(con.scratch, info->pv[i]); i++) {
@@ -263,7 +268,7 @@ static void describe_thought(const Thought *t, char *out, size_t size)
         snprintf(out, size, "book move");
         return;
     }
-    format_white_score(t->info.score, t->side, eval, sizeof eval);
+    format_white_score(t->info.score, t->side, t->material, eval, sizeof eval);
     snprintf(out, size, "depth %d, eval %s, %.2f s", t->info.depth, eval, t->info.time_ms / 1000.0);
 }
 
