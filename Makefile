@@ -260,6 +260,10 @@ run: build-deps
 debug: bachess-debug
 
 # ---- tests ---------------------------------------------------------------
+# The Python suites run under Debian's pytest (tests/conftest.py says what
+# they take from the environment); no bytecode is written into the tree.
+PYTEST := PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest
+
 build-deps:
 	@scripts/install-build-deps.sh
 
@@ -328,19 +332,15 @@ deps-check: $(EXE)
 # Debian's fathom CLI, the options and commands of both protocols, bad paths;
 # then three endgames played out against Stockfish (tests/tb_conversion_test.py).
 syzygy-test: $(EXE)
-	python3 tests/syzygy_test.py $(RUN_EXE) 1000
-	python3 tests/tb_conversion_test.py $(RUN_EXE)
+	BACHESS=$(RUN_EXE) SYZYGY_POSITIONS=1000 $(PYTEST) tests/syzygy_test.py tests/tb_conversion_test.py
 
 # The measuring scripts whose figures the docs quote: scripts/pgn-score.py.
 # The checks of the tree fail on planted defects: an include circle, a
 # dangling reference.
 script-tests:
-	python3 tests/pgn_score_test.py
-	python3 tests/annotate_judge_test.py
-	python3 tests/time_iterations_test.py
-	python3 tests/engine_speed_test.py
+	$(PYTEST) tests/pgn_score_test.py tests/annotate_judge_test.py tests/time_iterations_test.py \
+		tests/engine_speed_test.py tests/check_references_test.py
 	tests/check_deps_test.sh
-	python3 tests/check_references_test.py
 
 # Threaded search under ThreadSanitizer: stop/ponderhit/isready races.
 tsan-tests: $(BUILD)/bachess-tsan
@@ -352,16 +352,16 @@ sanitize-tests: $(BUILD)/sanitize/unit-tests
 # Console play driven in a pseudo-terminal, with the optimised and the
 # sanitizer build; the PGN it writes is checked with pgn-extract.
 console-tests: $(EXE) $(BUILD)/bachess-sanitize
-	python3 tests/console_test.py $(RUN_EXE)
-	python3 tests/console_test.py $(BUILD)/bachess-sanitize
+	BACHESS=$(RUN_EXE) $(PYTEST) tests/console_test.py
+	BACHESS=$(BUILD)/bachess-sanitize $(PYTEST) tests/console_test.py
 
 # `bachess web`: the server under bad and heavy use (tests/web_server_test.py),
 # optimised and with the sanitizers; the page in headless chromium
 # (tests/web_browser_test.mjs), with a screenshot in $(BUILD)/web.png (docs/web.png is one).
 web-tests: $(EXE) $(BUILD)/bachess-sanitize
 	webpage/check-build.sh
-	python3 tests/web_server_test.py $(RUN_EXE)
-	ASAN_OPTIONS=quarantine_size_mb=8 python3 tests/web_server_test.py $(BUILD)/bachess-sanitize
+	BACHESS=$(RUN_EXE) $(PYTEST) tests/web_server_test.py
+	ASAN_OPTIONS=quarantine_size_mb=8 BACHESS=$(BUILD)/bachess-sanitize $(PYTEST) tests/web_server_test.py
 	node tests/web_browser_test.mjs $(RUN_EXE) $(BUILD)/web.png
 
 # Memory (tests/memory_test.py): Hash N costs N MiB of resident memory, up
@@ -369,19 +369,20 @@ web-tests: $(EXE) $(BUILD)/bachess-sanitize
 # nothing, under LeakSanitizer and under valgrind (the debug build: valgrind
 # cannot run -march=native code on AVX-512 machines).
 memory-tests: $(EXE) $(BUILD)/bachess-sanitize $(BUILD)/bachess-debug
-	python3 tests/memory_test.py $(RUN_EXE) $(BUILD)/bachess-sanitize $(BUILD)/bachess-debug
+	BACHESS=$(RUN_EXE) BACHESS_SANITIZE=$(BUILD)/bachess-sanitize BACHESS_DEBUG=$(BUILD)/bachess-debug \
+		$(PYTEST) tests/memory_test.py
 
 # UCI conformance (start-up, the UCI scenarios, bad input), legality judged by stockfish.
 conformance-uci: $(EXE) $(BUILD)/bachess-sanitize
-	python3 tests/conformance/uci_test.py $(RUN_EXE)
-	python3 tests/conformance/uci_test.py $(BUILD)/bachess-sanitize
+	BACHESS=$(RUN_EXE) $(PYTEST) tests/conformance/uci_test.py
+	BACHESS=$(BUILD)/bachess-sanitize $(PYTEST) tests/conformance/uci_test.py
 
 # XBoard protocol conformance (start-up, the CECP scenarios, bad input), legality
 # judged by stockfish; the sanitizer build runs the scenarios with searches,
 # races and bad input again.
 conformance-cecp: $(EXE) $(BUILD)/bachess-sanitize
-	python3 tests/conformance/cecp_test.py $(RUN_EXE)
-	CECP_ONLY=04,05,11,13,17,18,19,22,24,25 python3 tests/conformance/cecp_test.py $(BUILD)/bachess-sanitize
+	BACHESS=$(RUN_EXE) $(PYTEST) tests/conformance/cecp_test.py
+	CECP_ONLY=04,05,11,13,17,18,19,22,24,25 BACHESS=$(BUILD)/bachess-sanitize $(PYTEST) tests/conformance/cecp_test.py
 
 # Two games under XBoard (headless) with bachess speaking CECP vs fairymax,
 # then XBoard's analysis mode.
@@ -410,7 +411,7 @@ book-interop: $(EXE)
 # unreadable game passed over, pgn-extract reading the output, the same
 # output with two workers, SIGINT keeping whole games. Node-limited searches.
 annotate-test: $(EXE)
-	python3 tests/annotate_test.py $(RUN_EXE) data
+	BACHESS=$(RUN_EXE) DATA=data $(PYTEST) tests/annotate_test.py
 
 perft-full: $(EXE)
 	scripts/perft-suite.sh $(RUN_EXE) data/perft.epd full
@@ -444,7 +445,7 @@ bench-annotate: $(EXE)
 # The NNUE pipeline on a tiny data set: datagen, training (Debian's PyTorch,
 # /usr/bin/python3), export, and the engine's evaluation equal to Python's.
 nnue-train-test: $(EXE)
-	/usr/bin/python3 tests/nnue_train_test.py $(RUN_EXE)
+	BACHESS=$(RUN_EXE) $(PYTEST) tests/nnue_train_test.py
 
 # The built-in net trained again from the self-play store by its recipe
 # (nets/default.recipe) and compared with nets/default.nnue byte for byte
@@ -456,7 +457,7 @@ net: $(EXE)
 # every game replayed; planted defects found; datagen -> store -> trainer
 # gives datagen's own records; a small net trained twice is the same bytes.
 selfplay-store-test: $(EXE)
-	/usr/bin/python3 tests/selfplay_store_test.py $(RUN_EXE)
+	BACHESS=$(RUN_EXE) $(PYTEST) tests/selfplay_store_test.py
 
 # The bench node count must equal the last "Bench: N" stated in git history.
 bench-check: $(EXE)
@@ -483,7 +484,7 @@ cross-build = $(MAKE) --no-print-directory CC=$(1) BUILD=$(patsubst %/,%,$(dir $
 windows-exe = $(call cross-build,x86_64-w64-mingw32-gcc-posix,$(WINDOWS_EXE),PLATFORM=windows ARCH=x86-64-v3)
 cross-tests: $(EXE)
 	$(windows-exe)
-	python3 tests/windows_test.py $(WINDOWS_EXE) $(RUN_EXE) $(CROSS_DIR)/windows
+	BACHESS_EXE=$(WINDOWS_EXE) BACHESS=$(RUN_EXE) WINDOWS_WORK=$(CROSS_DIR)/windows $(PYTEST) tests/windows_test.py
 	$(call cross-build,aarch64-linux-gnu-gcc,$(AARCH64_EXE),ARCH=aarch64,$(CROSS_DIR)/aarch64/release/cross-tests)
 	tests/aarch64_test.sh $(AARCH64_EXE) $(CROSS_DIR)/aarch64/release/cross-tests $(RUN_EXE) $(CROSS_DIR)/aarch64
 
@@ -518,7 +519,7 @@ windows-xboard-match: $(EXE)
 # a time loss or an illegal move (152 s measured, docs/building.md).
 windows-match: $(EXE)
 	$(windows-exe)
-	python3 tests/windows_test.py $(WINDOWS_EXE) $(RUN_EXE) $(CROSS_DIR)/windows >/dev/null
+	BACHESS_EXE=$(WINDOWS_EXE) BACHESS=$(RUN_EXE) WINDOWS_WORK=$(CROSS_DIR)/windows $(PYTEST) tests/windows_test.py >/dev/null
 	WINEPREFIX=$(abspath $(CROSS_DIR)/windows/wine) WINEDEBUG=-all scripts/match.sh --runner fastchess \
 		--pgn $(abspath $(CROSS_DIR)/windows/match.pgn) --name bachess.exe \
 		"wine $(abspath $(WINDOWS_EXE))" bachess:$(abspath $(EXE)) 10 5+0.05

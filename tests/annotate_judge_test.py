@@ -18,9 +18,10 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
-from checklist import check, finish
+import pytest
+
+from checklist import check
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(TOP, "scripts", "annotate-judge.py")
@@ -124,13 +125,6 @@ def test_comparison_from_kept_verdicts(scratch):
           in off.stdout, f"one blunder missed and one added: {off.stdout}{off.stderr}")
 
 
-def main():
-    with tempfile.TemporaryDirectory() as scratch:
-        test_written_verdicts_read_back(scratch)
-        test_kept_verdicts_are_the_benchmarks(scratch)
-        test_comparison_from_kept_verdicts(scratch)
-    sys.exit(finish("annotate-judge-test"))
-
-
-if __name__ == "__main__":
-    main()
+@pytest.fixture
+def scratch(tmp_path):
+    return str(tmp_path)
