@@ -1,6 +1,6 @@
-"""pytest's set-up for the Python suites (tests/*_test.py,
-tests/conformance/*_test.py), run by the Makefile's targets
-(tests/tests.mk) with Debian's python3-pytest.
+"""pytest's set-up for the Python suites of tests/ and tests/conformance/
+(the files pytest.ini names), run by the test targets (tests/tests.mk)
+with Debian's python3-pytest.
 
 The suites take what they test from the environment, as a make target
 passes it: BACHESS (the engine), BACHESS_SANITIZE and BACHESS_DEBUG (its
