@@ -132,10 +132,9 @@ EVALFILE ?=
 NET := $(or $(EVALFILE),nets/default.nnue)
 NET_SHA256 := $(shell sha256sum '$(NET)' 2>/dev/null | cut -c1-12)
 NET_DEFS := -DBACHESS_NET_FILE='"$(abspath $(NET))"' -DBACHESS_NET_NAME='"$(notdir $(NET))"' -DBACHESS_NET_SHA256='"$(NET_SHA256)"'
-# The page of `bachess web` (src/web/assets/, built from webpage/src/ by
-# webpage/build.sh; web-tests checks that it is) and the book
-# (src/games/book_default.bin) go in the same way.
-WEB_ASSETS := $(shell find src/web/assets -type f 2>/dev/null)
+# The rest of what is built in, the same way, is in embed/ (embed/README.md):
+# the book and the page of `bachess web`.
+WEB_ASSETS := $(shell find embed/web -type f 2>/dev/null)
 
 # A file that changes only when its text does: what depends on it is
 # rebuilt when flags, the version or the net change, and only then.
@@ -164,7 +163,7 @@ $(BUILD)/$(1)/src/nnue/default_net.o: $(NET) $(BUILD)/net
 $(BUILD)/$(1)/src/nnue/default_net.o: OBJECT_FLAGS = -fno-lto $(NET_DEFS)
 $(BUILD)/$(1)/src/web/web_assets.o: $(WEB_ASSETS)
 $(BUILD)/$(1)/src/web/web_assets.o: OBJECT_FLAGS = -fno-lto
-$(BUILD)/$(1)/src/games/book_default.o: src/games/book_default.bin
+$(BUILD)/$(1)/src/games/book_default.o: embed/book.bin
 $(BUILD)/$(1)/src/games/book_default.o: OBJECT_FLAGS = -fno-lto
 # Fathom's own code, unchanged, is held to its own warnings.
 $(BUILD)/$(1)/src/syzygy/fathom/tbprobe.o: OBJECT_FLAGS = -Wno-missing-prototypes -Wno-sign-compare
