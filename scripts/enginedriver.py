@@ -60,7 +60,8 @@ import tempfile
 import threading
 import time
 
-# A mate score in centipawns as the judge writes it (scripts/annotate-judge.py's MATE).
+# Mate on the centipawn scale, as the engine keeps scores: ±(MATE - plies to mate)
+# (scripts/annotate-judge.py reads its marks on this scale).
 MATE = 100000
 
 
