@@ -3,7 +3,7 @@
 tree whose references all resolve, and fails on each kind of dangling
 reference planted in a copy of it (a check that cannot fail is no check).
 
-    python3 tests/check_references_test.py
+    python3 -m pytest tests/check_references_test.py
 """
 import os
 import shutil

@@ -37,7 +37,7 @@ trains a small network on them, and then
      rounding, with and without king buckets; it learns, gives the same
      bytes twice, and refuses a feature beyond the input weights.
 
-    /usr/bin/python3 tests/nnue_train_test.py ./bachess
+    BACHESS=./bachess /usr/bin/python3 -m pytest tests/nnue_train_test.py
 """
 import contextlib
 import io
