@@ -10,9 +10,11 @@
 #   make install    the engine, its man page and XBoard's engine file under PREFIX
 #                   (default /usr/local; DESTDIR honoured); make uninstall removes them
 #   make release    one archive per platform in dist/, and dist/SHA256SUMS
+#   make trainer    the NNUE trainer in C (./bachess-train, trainer/, docs/nnue.md)
 #   make net        the built-in net trained again from the self-play store by its recipe
 #                   (nets/default.recipe, scripts/nnue/make-net.sh) and compared with
-#                   nets/default.nnue byte for byte (not part of `make test`: hours)
+#                   nets/default.nnue byte for byte (not part of `make test`: hours);
+#                   RECIPE=FILE [EXPECTED=FILE] trains another recipe (nets/s6c.recipe)
 #
 # Honours CC, EXE, CFLAGS, CPPFLAGS and LDFLAGS, e.g. `make CC=clang EXE=bachess-clang`, and
 #   ARCH=x86-64 | x86-64-v2 | x86-64-v3 | native   the CPU to build for (default native;
@@ -120,7 +122,7 @@ LDLIBS  := $(ENGINE_LIBS) $(if $(filter yes,$(WEB)),-lmicrohttpd)
 
 objects = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 
-.PHONY: all run engine release debug tuning install uninstall FORCE build-deps net clean
+.PHONY: all run engine release debug tuning install uninstall FORCE build-deps trainer net clean
 
 all: $(EXE)
 
@@ -236,19 +238,34 @@ run: build-deps
 	$(MAKE) --no-print-directory $(EXE)
 	$(RUN_EXE)
 
-debug: bachess-debug
-
 build-deps:
 	@scripts/install-build-deps.sh
 
-net: $(EXE)
-	scripts/nnue/make-net.sh
+# The NNUE trainer in C (trainer/, docs/nnue.md): not part of the engine
+# or its packages. -ffp-contract=off keeps a*b+c two roundings on every
+# target, so that a recipe gives the same bytes with or without FMA.
+TRAINER := bachess-train
+TRAINER_SOURCES := $(wildcard trainer/*.c)
+$(TRAINER): $(TRAINER_SOURCES) $(wildcard trainer/*.h) src/splitmix.h
+	$(CC) -std=gnu11 $(WARN) -pthread -Isrc -O3 -ffp-contract=off $(ARCH_FLAGS) $(CPPFLAGS) $(CFLAGS) \
+		$(TRAINER_SOURCES) -o $@ $(LDFLAGS) -lm
+trainer: $(TRAINER)
+
+# The built-in net trained again from the self-play store by its recipe
+# (nets/default.recipe) and compared with nets/default.nnue byte for byte
+# (scripts/nnue/make-net.sh). Not part of `make test`: it trains a full net.
+# RECIPE=FILE trains another recipe (nets/s6c.recipe: s6's for bachess-train)
+# and compares it with EXPECTED, or with nothing.
+RECIPE ?=
+EXPECTED ?= none
+net: $(EXE) $(TRAINER)
+	scripts/nnue/make-net.sh $(if $(RECIPE),$(RECIPE) $(BUILD)/make-net $(EXPECTED))
 
 release:
 	scripts/release.sh dist
 
 clean:
-	rm -rf $(BUILD) $(EXE) bachess-debug bachess-tuning bachess-engine bachess-aarch64 bachess.exe
+	rm -rf $(BUILD) $(EXE) bachess-debug bachess-tuning bachess-engine $(TRAINER) bachess-aarch64 bachess.exe
 
 # ---- tests ---------------------------------------------------------------
 include tests/tests.mk

@@ -4,6 +4,7 @@
     annotate-judge.py GAMES.pgn (--bachess BIN [--annotate-args "ARGS"] | --annotated FILE
                                  | --judge-only | --against-itself NODES)
                       [--judge-nodes N] [--cache FILE] [--stockfish PATH] [--show N]
+                      [--held-out-from N]
 
 With --bachess, runs `BIN annotate GAMES.pgn ARGS` first and reports its speed:
 moves, positions, wall-clock seconds, CPU seconds, and (for --movetime MS with
@@ -12,7 +13,10 @@ moves, positions, wall-clock seconds, CPU seconds, and (for --movetime MS with
 Threads 1) searches every position of every game's main line to --judge-nodes
 nodes, and its scores are put through the mark rule of src/tools/accuracy.c.
 The judge's blunders (??) and bachess's ($4) are compared by (game, ply):
-precision, recall, and every disagreement with both sides' evaluations.
+precision, recall, and every disagreement with both sides' evaluations. Then
+every class (?!, ? and ??) with one class of tolerance: of each side's errors
+(? and ??), the share the other marks at most one class lower, the games from
+--held-out-from N on given apart (docs/annotate.md, "The judged set").
 
 The judge's searches are cached (a JSON line per position, keyed by position and
 node count; default build/annotate-judge-cache.jsonl), so a second run, or a run
@@ -301,6 +305,66 @@ def read_both(games_path, annotated_path):
     return [(fen, moves, marks) for (fen, moves), marks in zip(games, annotated)]
 
 
+def marks_of(verdicts, fen, moves):
+    """{ply: mark} of every move (1-based plies) that verdicts [(score, best)]
+    of a game's positions mark ?!, ? or ??; the verdicts' own best move is
+    never marked, as in bachess (annotate_game.c)."""
+    white_first = not fen or fen.split()[1] == "w"
+    marks = {}
+    for ply, move in enumerate(moves, 1):
+        (before, best), (after, _) = verdicts[ply - 1], verdicts[ply]
+        sign = 1 if (ply % 2 == 1) == white_first else -1
+        mark = judge_move(before, after, sign) if move != best and before is not None and after is not None else 0
+        if mark:
+            marks[ply] = mark
+    return marks
+
+
+NAG_MARKS = {6: INACCURACY, 2: MISTAKE, 4: BLUNDER}
+
+
+def bachess_marks(annotated_moves):
+    """{ply: mark} of an annotated game's NAGs."""
+    return {ply: max(NAG_MARKS[n] for n in move["nags"] if n in NAG_MARKS)
+            for ply, move in enumerate(annotated_moves, 1) if move["nags"] & NAG_MARKS.keys()}
+
+
+def agreement(judged, marked):
+    """The issue's measure, with one class of tolerance: of the errors (? and
+    ??) each side gives, the share that the other side marks at most one class
+    lower (a ?? against a ?, a ? against a ?!). `judged` and `marked` map
+    (game, ply) to a mark. Returns (precision, recall) as (agreed, of) pairs."""
+    def held(errors_of, other):
+        errors = [key for key, mark in errors_of.items() if mark >= MISTAKE]
+        return sum(1 for key in errors if other.get(key, NO_MARK) >= errors_of[key] - 1), len(errors)
+    return held(marked, judged), held(judged, marked)
+
+
+def print_class_figures(label, judged, marked):
+    (p_agreed, p_of), (r_agreed, r_of) = agreement(judged, marked)
+    counts = lambda marks: "/".join(str(sum(1 for m in marks.values() if m == c))
+                                    for c in (INACCURACY, MISTAKE, BLUNDER))
+    print("  %s: ?!/?/?? judge %s, bachess %s; precision %s, recall %s; ?? ratio %s" % (
+        label, counts(judged), counts(marked), percent(p_agreed, p_of), percent(r_agreed, r_of),
+        "%.2f" % (sum(m == BLUNDER for m in marked.values()) / max(1, sum(m == BLUNDER for m in judged.values())))))
+
+
+def compare_classes(games, judge, held_out_from):
+    """Errors with one class of tolerance, the fitting games and the held-out
+    ones (game numbers from held_out_from on) apart."""
+    parts = {"fit": ({}, {}), "held out": ({}, {})}
+    for number, (fen, moves, marks) in enumerate(games, 1):
+        judged, marked = parts["held out" if held_out_from and number >= held_out_from else "fit"]
+        judged.update(((number, ply), m) for ply, m in marks_of(judge.game(fen, moves), fen, moves).items())
+        marked.update(((number, ply), m) for ply, m in bachess_marks(marks).items())
+    print("errors (? and ??), one class of tolerance; held out: games %s"
+          % ("%d on" % held_out_from if held_out_from else "none"))
+    for label, (judged, marked) in parts.items():
+        if label == "fit" or held_out_from:
+            print_class_figures("games 1-%d" % (held_out_from - 1) if held_out_from and label == "fit"
+                                else "all games" if label == "fit" else label, judged, marked)
+
+
 def blunders_of(verdicts, fen, moves):
     """The plies (1-based) that verdicts [(score, best)] of a game's positions
     mark ??; a move that is the verdicts' own best move is never marked, as in
@@ -333,7 +397,7 @@ def judge_against_itself(games_path, judge, other, judge_games, jobs):
     print("  precision %s, recall %s" % (percent(agreed, marked), percent(agreed, judged)))
 
 
-def compare(games_path, annotated_path, judge, show, judge_games, jobs):
+def compare(games_path, annotated_path, judge, show, judge_games, jobs, held_out_from=0):
     games = read_both(games_path, annotated_path)[:judge_games or None]
     judge.fill([(fen, moves) for fen, moves, _ in games], jobs)
     judged, marked, disagreements, positions = set(), set(), [], 0
@@ -357,6 +421,7 @@ def compare(games_path, annotated_path, judge, show, judge_games, jobs):
     print("  judge's blunders %d, bachess's blunders %d, agreed %d" % (len(judged), len(marked), agreed))
     print("  precision %s, recall %s" % (percent(agreed, len(marked)), percent(agreed, len(judged))))
     print_disagreements(disagreements, show)
+    compare_classes(games, judge, held_out_from)
 
 
 def print_disagreements(disagreements, show):
@@ -396,6 +461,8 @@ def main():
     parser.add_argument("--show", type=int, default=100, help="disagreements listed at most")
     parser.add_argument("--judge-games", type=int, default=0, help="judge the first N games only (0: all)")
     parser.add_argument("--jobs", type=int, default=1, help="Stockfish processes judging at once")
+    parser.add_argument("--held-out-from", type=int, default=0, metavar="N",
+                        help="games N on are held out: their figures are given apart")
     a = parser.parse_args()
     if a.judge_only:
         judge = Judge(a.stockfish, a.judge_nodes, a.cache, a.kept)
@@ -425,7 +492,7 @@ def main():
         annotated = a.annotated
     judge = Judge(a.stockfish, a.judge_nodes, a.cache, a.kept)
     try:
-        compare(a.games, annotated, judge, a.show, a.judge_games, a.jobs)
+        compare(a.games, annotated, judge, a.show, a.judge_games, a.jobs, a.held_out_from)
     finally:
         judge.close()
 

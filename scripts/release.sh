@@ -32,14 +32,15 @@ windows-x86-64-v2 PLATFORM=windows ARCH=x86-64-v2 CC=x86_64-w64-mingw32-gcc-posi
 windows-x86-64-v3 PLATFORM=windows ARCH=x86-64-v3 CC=x86_64-w64-mingw32-gcc-posix
 linux-aarch64     PLATFORM=linux ARCH=aarch64 CC=aarch64-linux-gnu-gcc"
 
-mkdir -p "$dist"
+# Both folders made first: on a fresh clone not even build/ exists.
+mkdir -p "$dist" "$builds"
 rm -f "$dist"/bachess-*.tar.gz "$dist"/bachess-*.zip "$dist"/SHA256SUMS
 echo "$BUILDS" | while read -r name args; do
     case $name in windows-*) exe=bachess.exe ;; *) exe=bachess ;; esac
     out="$builds/$name"
     # shellcheck disable=SC2086
-    make --no-print-directory -j2 $args BUILD="$out" EXE="$out/$exe" "$out/$exe" >"$builds.$name.log" 2>&1 ||
-        { cat "$builds.$name.log"; echo "release: the $name build failed"; exit 1; }
+    make --no-print-directory -j2 $args BUILD="$out" EXE="$out/$exe" "$out/$exe" >"$builds/$name.log" 2>&1 ||
+        { cat "$builds/$name.log"; echo "release: the $name build failed"; exit 1; }
     folder="bachess-$version-$name"
     stage="$out/stage"
     rm -rf "$stage" && mkdir -p "$stage/$folder"

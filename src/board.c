@@ -68,10 +68,9 @@ static Bitboard compute_checkers(const Board *b)
     return board_attackers_to(b, board_king(b, us), board_occupied(b)) & b->by_color[color_flip(us)];
 }
 
-/* Would the side to move's pawn on `from` taking en passant on `ep` leave its
- * own king safe? Decided by playing it on the occupancy: this also catches
- * the pawn pair pinned along the king's rank. */
-static bool en_passant_is_legal(const Board *b, Square from, Square ep)
+/* Decided by playing the capture on the occupancy: this also catches the
+ * pawn pair pinned along the king's rank. */
+bool board_en_passant_is_legal(const Board *b, Square from, Square ep)
 {
     Color us = b->side, them = color_flip(us);
     Square captured = (Square)(ep - pawn_push(us));
@@ -91,7 +90,7 @@ static Square useful_en_passant(const Board *b, Square ep)
 {
     Bitboard capturers = pawn_attacks[color_flip(b->side)][ep] & board_pieces(b, b->side, PAWN);
     while (capturers)
-        if (en_passant_is_legal(b, pop_lsb(&capturers), ep))
+        if (board_en_passant_is_legal(b, pop_lsb(&capturers), ep))
             return ep;
     return NO_SQUARE;
 }

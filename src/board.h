@@ -112,6 +112,10 @@ bool board_is_consistent(const Board *b);
 Key board_compute_pawn_key(const Board *b);
 Bitboard board_attackers_to(const Board *b, Square s, Bitboard occupied);
 bool board_square_attacked(const Board *b, Square s, Color by);
+/* Would the side to move's pawn on `from` taking en passant on `ep` leave its
+ * own king safe? The one test of it: the e.p. square a position records and
+ * the e.p. moves the generator gives both follow it. */
+bool board_en_passant_is_legal(const Board *b, Square from, Square ep);
 
 /* Draw rules (the game-ending ones needing move generation are in movegen). */
 int board_repetitions(const Board *b); /* earlier occurrences of this position */

@@ -37,6 +37,7 @@ static void usage(void)
          "  bachess perft DEPTH [FEN]     count leaf nodes of the move tree\n"
          "  bachess divide DEPTH [FEN]    the same, per root move\n"
          "  bachess eval [--net FILE] [--tb DIRS] [FEN]  the static evaluation, term by term; the network's (built-in or FILE); the tables'\n"
+         "  bachess eval --speed EPD [ROUNDS]  evaluations a second over the positions of EPD (a benchmark)\n"
          "  bachess bench [DEPTH [EVAL]]  search signature: fixed positions, fixed depth (EVAL: Classical or NNUE)\n"
          "  bachess epd FILE [MS] [THREADS]  run an EPD test suite (bm/am)\n"
          "  bachess lab [OPTIONS]         game-tree lab: search algorithms on synthetic trees\n"

@@ -80,19 +80,11 @@ static Move *generate_en_passant(const Board *b, const GenContext *g, Move *out)
     Square ep = (Square)board_state(b)->ep_square;
     if (ep == NO_SQUARE)
         return out;
-    /* The e.p. square exists only if some capture is legal; which ones are is
-     * decided by playing them on the occupancy (see board.c). */
-    Square captured = (Square)(ep - pawn_push(g->us));
-    Bitboard rooks = (b->by_type[ROOK] | b->by_type[QUEEN]) & g->enemy;
-    Bitboard bishops = (b->by_type[BISHOP] | b->by_type[QUEEN]) & g->enemy;
+    /* The same test that decided whether the position keeps its e.p. square. */
     for (Bitboard capturers = pawn_attacks[g->them][ep] & board_pieces(b, g->us, PAWN); capturers;) {
         Square from = pop_lsb(&capturers);
-        Bitboard occupied = (g->occupied ^ square_bb(from) ^ square_bb(captured)) | square_bb(ep);
-        if (board_checkers(b) & ~square_bb(captured) & ~rooks & ~bishops)
-            continue;
-        if ((rook_attacks(g->king, occupied) & rooks) || (bishop_attacks(g->king, occupied) & bishops))
-            continue;
-        *out++ = make_special(from, ep, MOVE_EN_PASSANT, KNIGHT);
+        if (board_en_passant_is_legal(b, from, ep))
+            *out++ = make_special(from, ep, MOVE_EN_PASSANT, KNIGHT);
     }
     return out;
 }

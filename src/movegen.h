@@ -13,6 +13,14 @@
 
 typedef enum { GEN_NOISY = 1, GEN_QUIET = 2, GEN_ALL = GEN_NOISY | GEN_QUIET } GenType;
 
+/* Is m of the kind GEN_NOISY generates (a capture or a promotion)? The
+ * search and the move picker draw their line between tactical and quiet
+ * moves here, the same line as the generator's. */
+static inline bool move_is_noisy(const Board *b, Move m)
+{
+    return board_is_capture(b, m) || move_kind(m) == MOVE_PROMOTION;
+}
+
 typedef struct {
     Move moves[MAX_MOVES];
     int count;

@@ -1,28 +1,28 @@
 /* movepick.c — the staged move picker (see movepick.h for the order). */
 #include "movepick.h"
 
+#include <limits.h>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include "movegen.h"
 #include "see.h"
 
 static const int MVV_VALUES[PIECE_TYPE_NB + 1] = { 100, 320, 330, 500, 950, 0, 0 };
 
-static bool is_noisy(const Board *b, Move m)
-{
-    return board_is_capture(b, m) || move_kind(m) == MOVE_PROMOTION;
-}
-
 /* Moves that came from tables (TT, killers, counter) may be stale or belong
  * to another position: only a legal move of the right kind is tried. */
 static bool usable_quiet(const MovePicker *mp, Move m)
 {
-    return m != MOVE_NONE && m != mp->tt_move && !is_noisy(mp->board, m) && move_is_legal(mp->board, m);
+    return m != MOVE_NONE && m != mp->tt_move && !move_is_noisy(mp->board, m) && move_is_legal(mp->board, m);
 }
 
 static void score_noisy(MovePicker *mp, int from, int to)
 {
     const Board *b = mp->board;
     for (int i = from; i < to; i++) {
-        Move m = mp->moves[i].move;
+        Move m = mp->moves[i];
         Piece mover = board_piece_on(b, move_from(m));
         PieceType victim = move_kind(m) == MOVE_EN_PASSANT ? PAWN : piece_type(board_piece_on(b, move_to(m)));
         if (board_piece_on(b, move_to(m)) == NO_PIECE && move_kind(m) != MOVE_EN_PASSANT)
@@ -30,7 +30,7 @@ static void score_noisy(MovePicker *mp, int from, int to)
         int score = 16 * MVV_VALUES[victim] + mp->history->capture[mover][move_to(m)][victim % PIECE_TYPE_NB] / 16;
         if (move_kind(m) == MOVE_PROMOTION)
             score += move_promotion(m) == QUEEN ? 8000 : -8000;
-        mp->moves[i].score = score;
+        mp->scores[i] = score;
     }
 }
 
@@ -38,37 +38,78 @@ static void score_quiets(MovePicker *mp, int from, int to)
 {
     const Board *b = mp->board;
     for (int i = from; i < to; i++) {
-        Move m = mp->moves[i].move;
+        Move m = mp->moves[i];
         Piece p = board_piece_on(b, move_from(m));
         int score = mp->history->butterfly[b->side][move_from(m)][move_to(m)];
         for (int k = 0; k < CONTINUATION_ORDERING; k++)
             if (mp->continuation[k])
                 score += (*mp->continuation[k])[p][move_to(m)];
-        mp->moves[i].score = score;
+        mp->scores[i] = score;
     }
 }
 
 /* Generates moves of a kind into moves[at..], returning the new end. */
 static int generate_into(MovePicker *mp, GenType type, int at)
 {
-    Move list[MAX_MOVES];
-    int count = generate_moves(mp->board, type, list);
-    for (int i = 0; i < count; i++)
-        mp->moves[at + i] = (ScoredMove){ list[i], 0 };
-    return at + count;
+    return at + generate_moves(mp->board, type, mp->moves + at);
 }
 
-/* Swaps the best remaining move of the stage to the front and returns it. */
-static ScoredMove pick_best(MovePicker *mp)
+/* The index of the first of the highest scores in scores[from..end). */
+#if defined(__AVX2__)
+/* Eight scores at a time: the highest of all, then the first place it is
+ * at. Reads up to seven scores past `end`, the padding held at INT_MIN
+ * (end_scores()), which, after every real score, is never the one chosen. */
+static int best_index(const int *scores, int from, int end)
 {
-    int best = mp->current;
-    for (int i = mp->current + 1; i < mp->end; i++)
-        if (mp->moves[i].score > mp->moves[best].score)
+    __m256i top = _mm256_set1_epi32(INT_MIN);
+    for (int i = from; i < end; i += 8)
+        top = _mm256_max_epi32(top, _mm256_loadu_si256((const __m256i *)(scores + i)));
+    __m128i half = _mm_max_epi32(_mm256_castsi256_si128(top), _mm256_extracti128_si256(top, 1));
+    half = _mm_max_epi32(half, _mm_shuffle_epi32(half, 0x4E));
+    half = _mm_max_epi32(half, _mm_shuffle_epi32(half, 0xB1));
+    top = _mm256_broadcastd_epi32(half);
+    for (int i = from;; i += 8) {
+        __m256i equal = _mm256_cmpeq_epi32(top, _mm256_loadu_si256((const __m256i *)(scores + i)));
+        unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(equal));
+        if (mask)
+            return i + __builtin_ctz(mask);
+    }
+}
+#else
+/* The best score so far stays in a register: each score is read once. */
+static int best_index(const int *scores, int from, int end)
+{
+    int best = from, best_score = scores[from];
+    for (int i = from + 1; i < end; i++)
+        if (scores[i] > best_score) {
             best = i;
-    ScoredMove chosen = mp->moves[best];
-    mp->moves[best] = mp->moves[mp->current];
-    mp->moves[mp->current++] = chosen;
-    return chosen;
+            best_score = scores[i];
+        }
+    return best;
+}
+#endif
+
+/* Closes a stage's scores: the padding after them at INT_MIN, for the
+ * vector best_index(). */
+static void end_scores(MovePicker *mp)
+{
+    for (int i = 0; i < MOVEPICK_SCORE_PADDING; i++)
+        mp->scores[mp->end + i] = INT_MIN;
+}
+
+/* Swaps the best remaining move of the stage to the front, moves past it
+ * and returns its index. The swap decides the order among equal scores
+ * (the bench's node count depends on it). */
+static inline int pick_best(MovePicker *mp)
+{
+    int best = best_index(mp->scores, mp->current, mp->end), front = mp->current++;
+    Move move = mp->moves[best];
+    int score = mp->scores[best];
+    mp->moves[best] = mp->moves[front];
+    mp->scores[best] = mp->scores[front];
+    mp->moves[front] = move;
+    mp->scores[front] = score;
+    return front;
 }
 
 void movepick_init(MovePicker *mp, const Board *b, const History *h, Move tt_move,
@@ -94,7 +135,7 @@ void movepick_init_qsearch(MovePicker *mp, const Board *b, const History *h, Mov
     movepick_init(mp, b, h, tt_move, no_killers, MOVE_NONE, no_continuation);
     if (mp->stage == STAGE_TT) {
         mp->stage = STAGE_QS_TT;
-        if (mp->tt_move != MOVE_NONE && !is_noisy(b, mp->tt_move))
+        if (mp->tt_move != MOVE_NONE && !move_is_noisy(b, mp->tt_move))
             mp->tt_move = MOVE_NONE;
     }
 }
@@ -116,20 +157,22 @@ Move movepick_next(MovePicker *mp)
             mp->current = mp->bad_end = 0;
             mp->end = generate_into(mp, GEN_NOISY, 0);
             score_noisy(mp, 0, mp->end);
+            end_scores(mp);
             mp->stage++;
             break;
 
         case STAGE_GOOD_NOISY:
             while (mp->current < mp->end) {
-                ScoredMove sm = pick_best(mp);
-                if (sm.move == mp->tt_move)
+                int i = pick_best(mp);
+                Move m = mp->moves[i];
+                if (m == mp->tt_move)
                     continue;
                 /* Losing captures wait until after the quiet moves. */
-                if (!see_ge(mp->board, sm.move, -sm.score / 32)) {
-                    mp->moves[mp->bad_end++] = sm;
+                if (!see_ge(mp->board, m, -mp->scores[i] / 32)) {
+                    mp->moves[mp->bad_end++] = m;
                     continue;
                 }
-                return sm.move;
+                return m;
             }
             mp->stage++;
             break;
@@ -148,12 +191,13 @@ Move movepick_next(MovePicker *mp)
             mp->current = mp->bad_end;
             mp->end = generate_into(mp, GEN_QUIET, mp->bad_end);
             score_quiets(mp, mp->current, mp->end);
+            end_scores(mp);
             mp->stage++;
             break;
 
         case STAGE_QUIET:
             while (mp->current < mp->end) {
-                Move m = pick_best(mp).move;
+                Move m = mp->moves[pick_best(mp)];
                 if (m != mp->tt_move && m != mp->killers[0] && m != mp->killers[1] && m != mp->counter)
                     return m;
             }
@@ -164,7 +208,7 @@ Move movepick_next(MovePicker *mp)
 
         case STAGE_BAD_NOISY:
             while (mp->current < mp->end) {
-                Move m = mp->moves[mp->current++].move;
+                Move m = mp->moves[mp->current++];
                 if (m != mp->tt_move)
                     return m;
             }
@@ -176,18 +220,19 @@ Move movepick_next(MovePicker *mp)
             mp->end = generate_into(mp, GEN_NOISY, 0);
             score_noisy(mp, 0, mp->end);
             for (int i = 0; i < mp->end; i++)
-                mp->moves[i].score += 1 << 20; /* captures of the checker first */
+                mp->scores[i] += 1 << 20; /* captures of the checker first */
             {
                 int quiet_start = mp->end;
                 mp->end = generate_into(mp, GEN_QUIET, quiet_start);
                 score_quiets(mp, quiet_start, mp->end);
             }
+            end_scores(mp);
             mp->stage++;
             break;
 
         case STAGE_EVASIONS:
             while (mp->current < mp->end) {
-                Move m = pick_best(mp).move;
+                Move m = mp->moves[pick_best(mp)];
                 if (m != mp->tt_move)
                     return m;
             }
@@ -196,7 +241,7 @@ Move movepick_next(MovePicker *mp)
 
         case STAGE_QS_NOISY:
             while (mp->current < mp->end) {
-                Move m = pick_best(mp).move;
+                Move m = mp->moves[pick_best(mp)];
                 if (m == mp->tt_move)
                     continue;
                 if (move_kind(m) == MOVE_PROMOTION && move_promotion(m) != QUEEN)

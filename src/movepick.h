@@ -22,10 +22,9 @@ typedef enum {
     STAGE_DONE
 } PickStage;
 
-typedef struct {
-    Move move;
-    int score;
-} ScoredMove;
+/* Scores past the end of a stage's moves that the vector search for the
+ * best score may read (eight int32 in an AVX2 register): held at INT_MIN. */
+enum { MOVEPICK_SCORE_PADDING = 8 };
 
 typedef struct {
     const Board *board;
@@ -33,7 +32,11 @@ typedef struct {
     const PieceToHistory *continuation[CONTINUATION_ORDERING]; /* see history.h */
     PickStage stage;
     Move tt_move, killers[2], counter;
-    ScoredMove moves[MAX_MOVES];
+    /* Moves and their scores side by side, not interleaved: the search
+     * for the best remaining score reads only scores (and moves are
+     * generated straight into place). */
+    Move moves[MAX_MOVES];
+    int scores[MAX_MOVES + MOVEPICK_SCORE_PADDING];
     int current, end;      /* moves[current..end) still to be tried in this stage */
     int bad_end;           /* losing captures are parked at moves[0..bad_end) */
 } MovePicker;

@@ -160,11 +160,6 @@ static bool time_is_up(Thread *t)
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static bool is_noisy(const Board *b, Move m)
-{
-    return board_is_capture(b, m) || move_kind(m) == MOVE_PROMOTION;
-}
-
 static bool has_non_pawn_material(const Board *b, Color c)
 {
     return (b->by_color[c] & ~(b->by_type[PAWN] | b->by_type[KING])) != 0;
@@ -248,7 +243,7 @@ static void learn_eval_error(Thread *t, const SearchStack *ss, int raw_eval, Mov
 {
     Board *b = &t->board;
     if (!search_options.correction_history || raw_eval == SCORE_NONE || best <= -SCORE_KNOWN_WIN || best >= SCORE_KNOWN_WIN
-        || (best_move != MOVE_NONE && is_noisy(b, best_move)) || (bound == BOUND_LOWER && best <= ss->static_eval)
+        || (best_move != MOVE_NONE && move_is_noisy(b, best_move)) || (bound == BOUND_LOWER && best <= ss->static_eval)
         || (bound == BOUND_UPPER && best >= ss->static_eval))
         return;
     update_correction(&t->history, b->side, board_pawn_key(b), depth, best - raw_eval);
@@ -454,7 +449,7 @@ static int tb_score(const Thread *t, Wdl wdl, int ply, int *bound)
 static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, int ply, bool cut_node);
 
 /* Seed selective deepening: how much depth this node's move costs. */
-static int selective_extension(Thread *t, SearchStack *ss, int legal_moves)
+static int selective_extension(SearchStack *ss, int legal_moves)
 {
     const SearchOptions *o = &search_options;
     if (legal_moves == 1 && ss->single_budget > 0) {
@@ -465,7 +460,6 @@ static int selective_extension(Thread *t, SearchStack *ss, int legal_moves)
         ss->few_budget--;
         return 1;
     }
-    (void)t;
     return 0;
 }
 
@@ -646,7 +640,7 @@ static int null_move_cut(Thread *t, SearchStack *ss, const NodeInfo *node, int b
 static void update_histories(Thread *t, SearchStack *ss, Move best_move, int depth, Move *quiets, int quiet_count,
                              Move *captures, int capture_count)
 {
-    if (!is_noisy(&t->board, best_move)) {
+    if (!move_is_noisy(&t->board, best_move)) {
         if (quiet_count < MAX_QUIETS_TRIED)
             quiets[quiet_count++] = best_move;
         update_quiet_history(t, ss, best_move, depth, quiets, quiet_count);
@@ -765,7 +759,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     if (o->selective_deepening && !excluded && (ss->few_budget > 0 || ss->single_budget > 0)) {
         int legal = legal_move_count_capped(b, ss->few_budget > 0 ? o->few_moves : 1);
         if (legal > 0)
-            extension = selective_extension(t, ss, legal);
+            extension = selective_extension(ss, legal);
     }
     if (!extension && in_check && o->check_extension)
         extension = 1;
@@ -788,7 +782,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         if (m == excluded || (root && !root_move_allowed(t, m)))
             continue;
         assert(move_is_legal(b, m)); /* the picker checks the hash move, killers and counter move */
-        bool noisy = is_noisy(b, m);
+        bool noisy = move_is_noisy(b, m);
         MoveInfo mi = { .move = m, .noisy = noisy, .move_count = ++move_count,
                         .continuation = noisy ? 0 : continuation_score(b, m, node.continuation) };
 

@@ -1,7 +1,6 @@
 /* tt.c — the shared transposition table (see tt.h for the layout). */
 #include "tt.h"
 
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #ifdef __GLIBC__
@@ -64,7 +63,7 @@ void tt_clear(void)
 
 void tt_free(void)
 {
-    free(table);
+    platform_free_aligned(table);
     table = NULL;
     bucket_count = 0;
 }

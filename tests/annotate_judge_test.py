@@ -10,7 +10,11 @@ for the first games are kept in data/annotate/judge-verdicts.jsonl. Checks:
     count docs/results/annotate.md reports;
   - a comparison of an annotated file against them runs without Stockfish:
     a file marking exactly the judge's blunders of a game scores 100 % / 100 %,
-    one marking one of them less and one more scores (n-1)/n both ways.
+    one marking one of them less and one more scores (n-1)/n both ways;
+  - the measure of every class with one class of tolerance (agreement) on a
+    hand-made case, and marks read from NAGs and suffixes;
+  - the judged set's kept verdicts (data/annotate/judged-set-verdicts.jsonl)
+    cover its 12 games and hold the ?!/?/?? counts data/SOURCES.md states.
 """
 import importlib.util
 import json
@@ -28,6 +32,9 @@ SCRIPT = os.path.join(TOP, "scripts", "annotate-judge.py")
 KEPT = os.path.join(TOP, "data", "annotate", "judge-verdicts.jsonl")
 GAMES = os.path.join(TOP, "data", "annotate", "blunder-games.pgn")
 KEPT_GAMES, KEPT_JUDGE_BLUNDERS = 43, 192  # docs/results/annotate.md, "The blunder benchmark"
+JUDGED_SET = os.path.join(TOP, "data", "annotate", "judged-set.pgn")
+JUDGED_SET_KEPT = os.path.join(TOP, "data", "annotate", "judged-set-verdicts.jsonl")
+JUDGED_SET_MARKS = {1: 135, 2: 42, 3: 38}  # ?!, ?, ??: data/SOURCES.md
 NO_STOCKFISH = "/nonexistent/stockfish"  # any search would fail loudly
 
 spec = importlib.util.spec_from_file_location("annotate_judge", SCRIPT)
@@ -123,6 +130,33 @@ def test_comparison_from_kept_verdicts(scratch):
     off = compare_game_one(scratch, set(by_judge[1:]) | {other_ply})
     check(f"precision {100.0 * (n - 1) / n:.1f} % ({n - 1}/{n}), recall {100.0 * (n - 1) / n:.1f} % ({n - 1}/{n})"
           in off.stdout, f"one blunder missed and one added: {off.stdout}{off.stderr}")
+
+
+def test_agreement_tolerates_one_class():
+    """The issue's measure: an error (? or ??) of one side agrees when the other marks it at most one
+    class lower."""
+    B, M, I = judge_module.BLUNDER, judge_module.MISTAKE, judge_module.INACCURACY
+    judged = {(1, 1): B, (1, 2): M, (1, 3): I, (1, 5): B, (2, 1): M}
+    marked = {(1, 1): M, (1, 2): B, (1, 4): M, (1, 5): I, (2, 1): I}
+    # bachess's errors: (1,1) ? on a ?? yes, (1,2) ?? on a ? yes, (1,4) ? on nothing no -> 2/3;
+    # the judge's: (1,1) ?? as ? yes, (1,2) ? as ?? yes, (1,5) ?? as ?! no, (2,1) ? as ?! yes -> 3/4
+    got = judge_module.agreement(judged, marked)
+    check(got == ((2, 3), (3, 4)), f"precision and recall with one class of tolerance: {got}")
+    marks = judge_module.bachess_marks(judge_module.read_main_line("1. e4 $6 e5 2. Qh5 $4 Nc6 $2 3. Bc4?! Nf6??"))
+    check(marks == {1: I, 3: B, 4: M, 5: I, 6: B}, f"marks read from NAGs and suffixes: {marks}")
+
+
+def test_judged_set_verdicts_cover_its_games(scratch):
+    """The judged set's verdicts (400,000 nodes) are its games', every position, with the marks stated."""
+    judge = judge_module.Judge(NO_STOCKFISH, 400000, os.path.join(scratch, "none-400k.jsonl"), JUDGED_SET_KEPT)
+    games = judge_module.uci_games(JUDGED_SET)
+    marks = {1: 0, 2: 0, 3: 0}
+    for fen, moves in games:
+        for mark in judge_module.marks_of(judge.game(fen, moves), fen, moves).values():
+            marks[mark] += 1
+    check(len(games) == 12 and judge.searched == 0, f"{len(games)} games, {judge.searched} positions not kept")
+    check(marks == JUDGED_SET_MARKS, f"the judge's ?!/?/?? on the judged set: {marks}")
+    judge.close()
 
 
 @pytest.fixture

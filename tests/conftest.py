@@ -4,8 +4,8 @@ with Debian's python3-pytest.
 
 The suites take what they test from the environment, as a make target
 passes it: BACHESS (the engine), BACHESS_SANITIZE and BACHESS_DEBUG (its
-sanitizer and valgrind builds), DATA (the data folder); scripts/ is on the
-import path for the engine driver (scripts/enginedriver.py) and the scripts
+sanitizer and valgrind builds), BACHESS_TRAIN (the NNUE trainer in C),
+DATA (the data folder); scripts/ is on the import path for the engine driver (scripts/enginedriver.py) and the scripts
 under test.
 """
 import os

@@ -6,6 +6,11 @@ Checks:
   - each engine's nodes a second are its nodes over its milliseconds, summed
     over the positions and rounds, and the ratio A/B is theirs;
   - the per-position ratios are counted (positions x rounds searches);
+  - each engine's median speed is printed; with three engines, each one's
+    median over the first's;
+  - LABEL=COMMAND prints the label, and ;NAME=VALUE reaches the engine as
+    a UCI option (a stand-in that multiplies its nodes by its Factor);
+  - a setting that is not NAME=VALUE is refused with a message;
   - with --clock, every engine is timed on every position and the time-use
     lines are printed;
   - an engine that exits instead of answering `isready` ends the run with an
@@ -24,13 +29,16 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(TOP, "scripts", "engine-speed.py")
 
 # A stand-in engine: answers the handshake, and every `go` with one info line
-# of NODES nodes in TIME ms and a bestmove. GONE engines exit at isready.
+# of NODES nodes (times the option Factor) in TIME ms and a bestmove. GONE
+# engines exit at isready.
 ENGINE = """#!/usr/bin/env python3
 import sys
 NODES, TIME, GONE = {nodes}, {time}, {gone}
 for line in sys.stdin:
     word = line.split()[:1]
-    if word == ["uci"]:
+    if line.split()[:3] == ["setoption", "name", "Factor"]:
+        NODES *= int(line.split()[4])
+    elif word == ["uci"]:
         print("id name stand-in\\nuciok", flush=True)
     elif word == ["isready"]:
         if GONE:
@@ -77,7 +85,8 @@ def test_speeds_and_ratio(stand_ins):
     r = run(fast, slow, "--positions", fens, "--count", "3", "--movetime", "10", "--rounds", "2")
     out = r.stdout
     check(r.returncode == 0, "a run of two stand-ins ends with status 0", detail=r.stderr)
-    check(re.search(r"fast: 30,000 nps", out), "A's speed is its nodes over its time: 30,000 nps", detail=out)
+    check(re.search(r"fast: 30,000 nps \(median 30,000, 6 searches of 10 ms each\)", out),
+          "A's speed is its nodes over its time: 30,000 nps, and its median", detail=out)
     check(re.search(r"slow: 10,000 nps", out), "B's speed: 10,000 nps", detail=out)
     check(re.search(r"ratio A/B: 3\.000 \(per position: median 3\.000, quartiles 3\.000-3\.000, 6 searches of 10 ms",
                     out), "the ratio 3.000, over 3 positions x 2 rounds = 6 searches", detail=out)
@@ -94,6 +103,26 @@ def test_clock(stand_ins):
           detail=out)
     check(re.search(r"time use A/B: median [\d.]+, mean [\d.]+ \(2 moves each\)", out),
           "with --clock: A over B, 2 moves each", detail=out)
+
+
+
+def test_three_engines_labels_and_options(stand_ins):
+    tmp, fast, slow, fens = stand_ins
+    r = run(fast, slow, f"double={slow};Factor=2", "--positions", fens, "--count", "3", "--movetime", "10")
+    out = r.stdout
+    check(r.returncode == 0, "three engines: status 0", detail=r.stderr)
+    check(re.search(r"^double: 20,000 nps \(median 20,000, 3 searches", out, re.M),
+          "the label is printed for the command, and Factor=2 reached the engine: 20,000 nps", detail=out)
+    check(re.search(r"median \S*slow / \S*fast: 0\.333", out) and re.search(r"median double / \S*fast: 0\.667", out),
+          "three engines: each median over the first's", detail=out)
+    check("ratio A/B" not in out, "three engines: no A/B ratio line", detail=out)
+
+
+def test_setting_without_value_refused(stand_ins):
+    tmp, fast, slow, fens = stand_ins
+    r = run(fast, f"{slow};Factor", "--positions", fens, "--count", "1")
+    check(r.returncode != 0 and "is not NAME=VALUE" in r.stderr, "a setting without a value is refused by name",
+          detail=f"status {r.returncode}\n{r.stderr[-500:]}")
 
 
 def test_engine_gone_at_isready(stand_ins):

@@ -5,7 +5,9 @@
 #   - with src/board.h taken as changed (make -W, which touches no file), make
 #     compiles exactly the sources that include it, directly or not, as the
 #     compiler's own -MM lists them, and each without a warning;
-#   - another VERSION rebuilds build_info.o, and only it.
+#   - another VERSION rebuilds build_info.o, and only it;
+#   - no target has two rules in the Makefile and the files it includes
+#     (a second `debug: bachess-debug` once stood far below the first).
 # The build goes to BUILD_DIR/make-deps.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +15,28 @@ build=${1:?usage: $0 BUILD_DIR}/make-deps
 MAKE=${MAKE:-make}
 cd "$top" || exit 2
 fail=0
+
+# The targets of the explicit rules: lines from column 0 of the form
+# "TARGETS: ..." (not :=, ::, nor a target's own variable "T: VAR = ..."),
+# the special targets (.PHONY, ...) aside; printed once per rule.
+rule_targets() {
+    awk '
+      /^[^ \t#][^=#]*:([^=:]|$)/ {
+          split($0, parts, ":")
+          rest = substr($0, length(parts[1]) + 2)
+          if (rest ~ /^[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*[:+?]?=/) next
+          n = split(parts[1], targets, /[ \t]+/)
+          for (i = 1; i <= n; i++)
+              if (targets[i] != "" && targets[i] !~ /^\./) print targets[i]
+      }' "$@"
+}
+makefiles=$(echo Makefile $(sed -n 's/^-\{0,1\}include[ \t]\{1,\}\([^$]*\)$/\1/p' Makefile))
+twice=$(rule_targets $makefiles | sort | uniq -d | tr '\n' ' ')
+if [ -n "$twice" ]; then
+    echo "make-deps: FAIL: targets with two rules in $makefiles: $twice"
+    fail=1
+fi
+
 compiled() { sed -n 's/.* -c \([^ ]*\.c\) -o .*/\1/p' "$1" | sort; }
 run() { $MAKE --no-print-directory -j2 BUILD="$build" "$@" "$build/bachess-debug" 2>&1; }
 

@@ -10,7 +10,8 @@ scripts/selfplay/store.py, docs/datagen.md):
   count that differs and a game cut off;
 - datagen -> store -> trainer: the records the trainer reads from a chunk
   are exactly the 32-byte records datagen writes of the same games;
-- a small net trained twice from a small chunk has the same bytes.
+- a small net trained twice from a small chunk has the same bytes, and so does
+  make-net.sh's recipe for the trainer in C (TRAINER="c").
 """
 import json
 import lzma
@@ -131,6 +132,18 @@ def round_trip(engine, work):
                            env=env, capture_output=True, text=True)
         check((r.returncode == 0) == expect_same,
               f"make-net.sh with seed {seed}: " + (r.stdout + r.stderr).strip().splitlines()[-1])
+
+    # A recipe for the trainer in C (TRAINER="c"): the chunk's records through
+    # the cache, the same bytes a second time.
+    with open(recipe, "w") as f:
+        f.write(f'CHUNKS="{entry["file"]}"\nINIT=""\nTRAINER="c"\n'
+                f'ARGS="--hidden 16 --epochs 2 --batch 256 --seed 3 --mirror --threads 2"\n')
+    first = os.path.join(work, "made-c0", "default.nnue")
+    runs = [subprocess.run(["sh", make_net, recipe, os.path.join(work, f"made-c{run}"), expected], env=env,
+                           capture_output=True, text=True) for run, expected in ((0, "none"), (1, first))]
+    check(all(r.returncode == 0 for r in runs) and "byte for byte" in runs[1].stdout
+          and "bachess-train (C)" in open(first + ".log").read(),
+          "make-net.sh with TRAINER=c: " + (runs[1].stdout + runs[1].stderr).strip().splitlines()[-1])
 
 
 @pytest.fixture

@@ -193,6 +193,17 @@ Test(board, en_passant_field_kept_only_when_capturable)
         board_get_fen(b, out, sizeof out);
         fen_fields(out, fields);
         cr_expect_str_eq(fields[3], CASES[i].ep, "%s: e.p. field became %s", CASES[i].fen, fields[3]);
+        /* the generator's e.p. captures, with the square forced in, are the
+         * legal ones: the field and the moves follow one rule */
+        char given[6][96];
+        fen_fields(CASES[i].fen, given);
+        Square ep = make_square(given[3][0] - 'a', given[3][1] - '1');
+        Move oracle[2], generated[2];
+        int n_oracle = legal_ep_captures(b, ep, oracle), n_generated = generated_ep_captures(b, ep, generated);
+        cr_expect(same_move_sets(oracle, n_oracle, generated, n_generated),
+                  "%s: %d legal e.p. captures, %d generated", CASES[i].fen, n_oracle, n_generated);
+        cr_expect_eq(n_oracle > 0, strcmp(CASES[i].ep, "-") != 0, "%s: kept field and legal captures disagree",
+                     CASES[i].fen);
         /* a useless e.p. square must not change the key */
         char stripped[128];
         snprintf(stripped, sizeof stripped, "%s", CASES[i].fen);

@@ -3,20 +3,18 @@
  * suite, the pawn hash table against uncached evaluation, the trace against
  * the result (and the tuner's coefficients against the weights), the weight
  * table, what each feature detector counts in hand-made positions, and
- * orderings of positions any chess player would agree on. The speed test
- * prints evaluations per second over the WAC positions.
+ * orderings of positions any chess player would agree on. (Its speed is
+ * a benchmark, not a test: `make bench-eval`.)
  */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eval.h"
 #include "movegen.h"
 #include "support.h"
-#include "timer.h"
 
 TestSuite(eval, .init = board_init, .timeout = 600);
 
@@ -509,46 +507,4 @@ Test(eval, values_stay_within_bounds)
 {
     int v = eval_fen("QQQQQQQQ/QQQQQQQ1/8/8/8/8/8/K6k b - - 0 1");
     cr_assert_eq(v, -EVAL_MAX, "%d", v);
-}
-
-/* ---- speed --------------------------------------------------------------- */
-
-Test(eval, speed)
-{
-    int n;
-    char(*fens)[FEN_SIZE] = load_fens("wac.epd", &n);
-    Board *boards = calloc((size_t)n, sizeof *boards);
-    for (int i = 0; i < n; i++)
-        board_load(&boards[i], fens[i]);
-    PawnTable *t = pawn_table_create();
-    int rounds = test_light() ? 20 : 2000;
-    volatile int sink = 0;
-
-    int64_t start = time_now_ms();
-    for (int r = 0; r < rounds; r++)
-        for (int i = 0; i < n; i++)
-            sink += evaluate(&boards[i], t);
-    int64_t cached_ms = time_now_ms() - start;
-
-    PawnEntry entry;
-    start = time_now_ms();
-    for (int r = 0; r < rounds; r++)
-        for (int i = 0; i < n; i++) {
-            pawns_evaluate(&boards[i], &entry, NULL);
-            sink += entry.score;
-        }
-    int64_t pawns_ms = time_now_ms() - start;
-
-    double evals = (double)rounds * n;
-    double per_second = evals * 1000.0 / (double)(cached_ms > 0 ? cached_ms : 1);
-    double pawns_per_second = evals * 1000.0 / (double)(pawns_ms > 0 ? pawns_ms : 1);
-    cr_log_info("evaluate: %.0f evals in %lld ms = %.2f M evals/s (pawn table hits)", evals, (long long)cached_ms,
-                per_second / 1e6);
-    cr_log_info("pawn structure alone (a miss costs this extra): %.2f M/s", pawns_per_second / 1e6);
-    fprintf(stderr, "eval speed: %.2f M evals/s over %d WAC positions; pawn structure %.2f M/s\n", per_second / 1e6,
-            n, pawns_per_second / 1e6);
-    pawn_table_destroy(t);
-    free(boards);
-    free(fens);
-    (void)sink;
 }

@@ -100,7 +100,7 @@ static int check_generator(Board *b)
             cr_log_error("%s: noisy move %s not in GEN_ALL, or also quiet", fen, text);
             problems++;
         }
-        if (!board_is_capture(b, noisy[i]) && move_kind(noisy[i]) != MOVE_PROMOTION) {
+        if (!move_is_noisy(b, noisy[i])) {
             cr_log_error("%s: noisy move %s is neither capture nor promotion", fen, text);
             problems++;
         }
@@ -112,7 +112,7 @@ static int check_generator(Board *b)
             cr_log_error("%s: quiet move %s not in GEN_ALL", fen, text);
             problems++;
         }
-        if (board_is_capture(b, quiet[i]) || move_kind(quiet[i]) == MOVE_PROMOTION) {
+        if (move_is_noisy(b, quiet[i])) {
             cr_log_error("%s: quiet move %s is a capture or promotion", fen, text);
             problems++;
         }

@@ -6,7 +6,7 @@
 # they take from the environment); no bytecode is written into the tree.
 PYTEST := PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest
 
-.PHONY: test test-deps check unit-tests debug-tests sanitize-tests deps-check syzygy-test script-tests tsan-tests console-tests web-tests memory-tests conformance-uci conformance-cecp xboard-match package-test polyglot-match book-interop annotate-test perft-full perft-counts bench-perft perft-speed bench-annotate nnue-train-test selfplay-store-test bench-check build-tests cross-tests windows-xboard-match windows-match release-test fuzz fuzz-short flake-hunt stress lab
+.PHONY: test test-deps check unit-tests debug-tests sanitize-tests deps-check syzygy-test script-tests tsan-tests console-tests web-tests memory-tests conformance-uci conformance-cecp xboard-match package-test polyglot-match book-interop annotate-test perft-full perft-counts bench-perft perft-speed bench-eval bench-annotate bench-nps nnue-train-test trainer-test trainer-bench selfplay-store-test bench-check build-tests cross-tests windows-xboard-match windows-match release-test fuzz fuzz-short flake-hunt stress soak lab
 
 test-deps: build-deps
 	@scripts/install-test-deps.sh
@@ -27,7 +27,7 @@ test-deps: build-deps
 TEST_JOBS ?= 2
 TEST_LANE_BUILDS := deps-check unit-tests debug-tests sanitize-tests build-tests fuzz-short tsan-tests \
 	book-interop annotate-test console-tests memory-tests perft-counts bench-check nnue-train-test \
-	selfplay-store-test syzygy-test web-tests script-tests
+	trainer-test selfplay-store-test syzygy-test web-tests script-tests
 TEST_LANE_PROTOCOLS := conformance-uci polyglot-match conformance-cecp xboard-match package-test \
 	cross-tests windows-xboard-match
 TEST_SUITES := $(TEST_LANE_BUILDS) $(TEST_LANE_PROTOCOLS)
@@ -75,13 +75,15 @@ deps-check: $(EXE)
 syzygy-test: $(EXE)
 	BACHESS=$(RUN_EXE) SYZYGY_POSITIONS=1000 $(PYTEST) tests/syzygy_test.py tests/tb_conversion_test.py
 
-# The measuring scripts whose figures the docs quote: scripts/pgn-score.py.
+# The measuring scripts whose figures the docs quote: scripts/pgn-score.py;
+# the soak's judge of every game, scripts/soak-check.py.
 # The checks of the tree fail on planted defects: an include circle, a
-# dangling reference.
+# dangling reference; scripts/release.sh works on a fresh clone.
 script-tests:
 	$(PYTEST) tests/pgn_score_test.py tests/annotate_judge_test.py tests/time_iterations_test.py \
-		tests/engine_speed_test.py tests/check_references_test.py
+		tests/engine_speed_test.py tests/soak_check_test.py tests/check_references_test.py
 	tests/check_deps_test.sh
+	tests/release_script_test.sh
 
 # Threaded search under ThreadSanitizer: stop/ponderhit/isready races.
 tsan-tests: $(BUILD)/bachess-tsan
@@ -167,6 +169,12 @@ perft-counts: $(EXE)
 bench-perft perft-speed: $(EXE)
 	RUNS=5 scripts/perft-speed.sh $(RUN_EXE)
 
+# A benchmark, not a test: evaluations a second over the WAC positions,
+# hand-written and NNUE (bachess eval --speed; EVAL_ROUNDS=N, default 2000).
+EVAL_ROUNDS ?= 2000
+bench-eval: $(EXE)
+	$(RUN_EXE) eval --speed data/wac.epd $(EVAL_ROUNDS)
+
 # A benchmark, not a test: bachess annotate on games with real mistakes, timed,
 # then its ?? marks against Stockfish's at JUDGE_NODES a position by the same
 # rule (docs/annotate.md, "Benchmarks"). The judge's searches are cached under
@@ -182,15 +190,38 @@ bench-annotate: $(EXE)
 		--judge-nodes $(JUDGE_NODES) --judge-games $(JUDGE_GAMES) --jobs $(JUDGE_JOBS) \
 		--cache $(BUILD)/annotate-judge-cache.jsonl
 
+# A benchmark, not a test: nodes a second on six STS positions (data/sts-speed.epd),
+# NPS_MS each (default 2000), one thread, Hash 16, the engines taking turns position by
+# position: bachess with its network and with Evaluation=Classical, and each anchor
+# engine whose command is in BERSERK, STORMPHRAX, ETHEREAL or STOCKFISH11 (docs/testing.md).
+NPS_MS ?= 2000
+NPS_ANCHORS := $(if $(BERSERK),"berserk=$(BERSERK)") $(if $(STORMPHRAX),"stormphrax=$(STORMPHRAX)") \
+	$(if $(ETHEREAL),"ethereal=$(ETHEREAL)") $(if $(STOCKFISH11),"stockfish11=$(STOCKFISH11)")
+bench-nps: $(EXE)
+	python3 scripts/engine-speed.py "bachess-nnue=$(RUN_EXE)" "bachess-classical=$(RUN_EXE);Evaluation=Classical" \
+		$(NPS_ANCHORS) --positions data/sts-speed.epd --count 6 --movetime $(NPS_MS)
+
 # The NNUE pipeline on a tiny data set: datagen, training (Debian's PyTorch,
 # /usr/bin/python3), export, and the engine's evaluation equal to Python's.
 nnue-train-test: $(EXE)
 	BACHESS=$(RUN_EXE) $(PYTEST) tests/nnue_train_test.py
 
+# The C trainer (bachess-train, built by the Makefile) against the PyTorch
+# model (forward and gradient), the engine's evaluation of the nets it
+# writes, its bytes, its errors.
+trainer-test: $(EXE) $(TRAINER)
+	BACHESS=$(RUN_EXE) BACHESS_TRAIN=./$(TRAINER) $(PYTEST) tests/trainer_test.py
+
+# A benchmark, not a test: the trainer's positions a second on the store's
+# first records (scripts/nnue/trainer-bench.sh; TRAINER_BENCH_POSITIONS, TRAINER_THREADS).
+trainer-bench: $(EXE) $(TRAINER)
+	scripts/nnue/trainer-bench.sh $(RUN_EXE) ./$(TRAINER)
+
 # The self-play store (data/selfplay): every chunk against its manifest,
 # every game replayed; planted defects found; datagen -> store -> trainer
-# gives datagen's own records; a small net trained twice is the same bytes.
-selfplay-store-test: $(EXE)
+# gives datagen's own records; a small net trained twice is the same bytes
+# (with train.py, and through make-net.sh with bachess-train).
+selfplay-store-test: $(EXE) $(TRAINER)
 	BACHESS=$(RUN_EXE) $(PYTEST) tests/selfplay_store_test.py
 
 # The bench node count must equal the last "Bench: N" stated in git history.
@@ -280,6 +311,18 @@ flake-hunt:
 STRESS_GAMES ?= 250
 stress: $(EXE)
 	scripts/stress.sh $(RUN_EXE) $(STRESS_GAMES) 1+0.01
+
+# The soak (docs/testing.md, "The soak"): 1,000 games over UCI (fastchess,
+# built outside the repository: FASTCHESS or the PATH), 200 under XBoard,
+# 100 of bachess.exe under wine and 20 of bachess-aarch64 under qemu, every
+# game checked by scripts/soak-check.py; the PGNs, logs and the table
+# soak.md in SOAK_DIR. Not part of `make test` (hours); SOAK_GAMES=N and
+# the like scale it down (scripts/soak.sh's header).
+SOAK_DIR ?= $(BUILD)/soak
+soak: $(EXE)
+	$(windows-exe)
+	$(call cross-build,aarch64-linux-gnu-gcc,$(AARCH64_EXE),ARCH=aarch64)
+	WINDOWS_EXE=$(WINDOWS_EXE) AARCH64_EXE=$(AARCH64_EXE) scripts/soak.sh $(RUN_EXE) $(SOAK_DIR)
 
 # The game-tree lab (docs/lab.md): tables, data and the SVG plot in docs/results/, regenerated.
 lab: $(EXE)

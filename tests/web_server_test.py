@@ -42,7 +42,10 @@ heavy use, with any build (run once optimised, once with ASan/UBSan):
   7. SIGTERM stops it cleanly (exit 0; the sanitizers report nothing);
   8. POST /review (the page's "Review game": `bachess annotate` in a child
      process): a game comes back with an [%eval] on every move, the marks
-     and the players' accuracy; a Chess960 game comes back with its Variant
+     and the players' accuracy; the review of a 50-ply game with marks of
+     each class, annotated again by `bachess annotate` at the same nodes,
+     comes back unchanged (the page and the command give the same marks);
+     a Chess960 game comes back with its Variant
      and FEN tags and its castlings as O-O and O-O-O; bad requests (an
      illegal move, control bytes, an oversized body) get an error and the server goes
      on; a foreign Origin or Host is refused; a second review while one
@@ -621,6 +624,12 @@ SCHOLAR = b"moves e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7"  # 3... Nf6?? walks into 4
 RUY_LOPEZ = b"white Ann\nblack Bob\nmoves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"
 # Chess960 as the page sends it: castling king takes rook. From BQNBRKRN, 1. O-O (f1g1: the king onto
 # its rook's square) and 4... O-O-O (f8e8: the king from f8 to c8, past its rook).
+# Game 1 of data/annotate/blunder-games.pgn (Stockfish at UCI_Elo 1350 and 1500): its review has marks
+# of each class at REVIEW_NODES.
+WEAK_GAME = (b"fen rn1qk2r/p4ppp/bpp1pn2/3p4/2PP4/1P3NP1/P1Q1PP1P/RN2KB1R w KQkq - 0 9\nwhite Weak\nblack Weaker\n"
+             b"moves b1d2 c6c5 c4d5 d8d5 e2e3 a6f1 h1f1 b8c6 a2a3 c5d4 a1c1 d4e3 f2e3 c6e5 f3e5 d5e5 c2c6 e8e7 "
+             b"c6c7 f6d7 e1e2 f7f5 f1f4 h8d8 c1c6 a8c8 c7d6 e5d6 c6c8 d8c8 h2h4 c8c1 f4f1 c1c3 f1g1 b6b5 d2c4 "
+             b"c3c2 e2e1 d6d3 a3a4 c2e2 e1f1 e2h2 f1e1 h2e2 e1f1 e2h2 f1e1 d3b1")
 FEN960 = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1"
 CASTLES960 = f"fen {FEN960}\nchess960\nmoves f1g1 c8d6 d2d4 e7e6 c1d3 d8e7 h1g3 f8e8".encode()
 
@@ -693,6 +702,27 @@ def stop_server(server):
     server.stdout.close()
 
 
+def same_marks_as_annotate(engine, port):
+    """The page's review and `bachess annotate` at the same nodes give the same game, marks and all: the
+    review's answer, annotated again by the command, comes back unchanged (the input's own Annotator,
+    Accuracy and ACPL tags are replaced, its comments and NAGs dropped, so every one of them is made anew)."""
+    status, body = request(port, "POST", "/review", WEAK_GAME)
+    reviewed = body.decode(errors="replace")
+    path = f"/tmp/bachess-web-review-{os.getpid()}.pgn"
+    try:
+        with open(path, "w") as f:
+            f.write(reviewed)
+        annotated = subprocess.run([engine, "annotate", path, "--nodes", str(REVIEW_NODES)], capture_output=True,
+                                   text=True).stdout
+    finally:
+        os.remove(path)
+    marks = lambda text: re.findall(r"([a-hKQRBNO][^\s{}()]*) (\$[246])", text)
+    kinds = {nag for _, nag in marks(reviewed)}
+    check(status == 200 and annotated == reviewed and kinds == {"$2", "$4", "$6"},
+          f"the review of a 50-ply game and `bachess annotate --nodes {REVIEW_NODES}` on it agree: {status}, "
+          f"the same text {annotated == reviewed}, marks {' '.join(m + n for m, n in marks(reviewed))}")
+
+
 def review_checks(engine):
     """POST /review: answers, errors, one at a time, the time limit, a stop during a review."""
     server, port, _ = start_server(engine, ["--review-nodes", str(REVIEW_NODES)])
@@ -714,6 +744,7 @@ def review_checks(engine):
           and "4. Qxf7# 1-0" in text and len(re.findall(r"\[%eval", text)) == 6,
           f"a review of the scholar's mate: {status}, 3... Nf6 marked $4 (a blunder), an [%eval] on every move "
           f"but the mate")
+    same_marks_as_annotate(engine, port)
     status, body = request(port, "POST", "/review", CASTLES960)
     text = body.decode(errors="replace")
     movetext = re.sub(r"\s+", " ", text)

@@ -4,13 +4,14 @@ mingw-w64) under Debian's wine:
 
     BACHESS_EXE=bachess.exe BACHESS=./bachess WINDOWS_WORK=DIR python3 -m pytest tests/windows_test.py
 
-
   - the bench's node count equals the Linux build's;
   - UCI with CRLF line ends: uci, isready, position ... moves, go depth (the
     same best move as the Linux build: one thread, a fixed depth), go
     movetime, go infinite + stop, bad input, quit (exit status 0);
   - Windows paths: EvalFile and BookFile as C:\\..., SyzygyPath as a list
     separated by ';' whose folders have drive letters;
+  - the hash table resized up and down, cleared and searched, then quit,
+    with wine's heap warnings on: no block freed by the wrong function;
   - XBoard: protover 2 and a few moves;
   - the end of input and Ctrl-C end the engine; output lines end in LF
     alone; the CPU check's one-line refusal.
@@ -148,6 +149,44 @@ def uci_scenarios(exe, linux, env, work):
     check(status == 0, f"quit: exit status {status}")
 
 
+# Hash sizes in MiB, up and down: from 2 MiB on the table is aligned to 2 MiB
+# (huge pages), below that to 64 bytes, so both kinds of block are freed.
+HASH_SIZES_MB = [1, 64, 2, 128, 16]
+# What wine writes to standard error when a program misuses its heap or
+# crashes: warn:heap names a block freed by the wrong function (free() on
+# _aligned_malloc's memory), which otherwise passes silently.
+WINE_TROUBLE = re.compile(r":heap:|err:|Unhandled|page fault")
+
+
+def hash_resizing(exe, env):
+    """Every resize frees the old table and quit frees the last: each must
+    be freed by the function matching its allocation (_aligned_free)."""
+    heap_checked = dict(env, WINEDEBUG="-all,err+heap,warn+heap,err+seh")
+    e = WineEngine(exe, heap_checked)
+    e.send("uci")
+    e.until(r"^uciok")
+    answered = []
+    for mb in HASH_SIZES_MB:
+        e.send(f"setoption name Hash value {mb}")
+        e.send("position startpos moves e2e4")
+        e.send("go depth 6")
+        lines = e.until(r"^bestmove", SEARCH_S)
+        e.send("setoption name Clear Hash")
+        e.send("isready")
+        e.until(r"^readyok")
+        if re.match(r"^bestmove [a-h][1-8][a-h][1-8]", lines[-1]):
+            answered.append(mb)
+    check(answered == HASH_SIZES_MB, f"Hash {HASH_SIZES_MB} MiB in turn, Clear Hash: a bestmove at {answered}")
+    e.send("quit")
+    try:
+        status = e.proc.wait(timeout=ANSWER_S)
+    except subprocess.TimeoutExpired:
+        status = None
+    e.kill()  # ends it if it still runs, and reads its stderr to the end
+    trouble = [text for _, way, text in e.log if way == "!" and WINE_TROUBLE.search(text)]
+    check(status == 0 and not trouble, f"resized, cleared, quit: exit status {status}, wine's heap warnings {trouble}")
+
+
 def xboard_scenario(exe, env):
     e = WineEngine(exe, env)
     e.send("xboard")
@@ -217,6 +256,10 @@ def test_bench_as_linux(wine):
 def test_uci(wine):
     exe, linux, env, work = wine
     uci_scenarios(exe, linux, env, work)
+
+
+def test_hash_resizing(wine):
+    hash_resizing(wine[0], wine[2])
 
 
 def test_xboard(wine):

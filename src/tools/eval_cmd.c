@@ -9,6 +9,7 @@
 #include "nnue/default_net.h"
 #include "nnue/network.h"
 #include "syzygy/syzygy.h"
+#include "tools/eval_speed.h"
 #include "tools/tb_cmd.h"
 
 /* The tables' verdict next to the evaluations: what a search would use. */
@@ -26,6 +27,8 @@ static bool print_tablebases(const char *path, const char *fen)
 
 int eval_command(int argc, char **argv)
 {
+    if (argc > 0 && strcmp(argv[0], "--speed") == 0)
+        return eval_speed_command(argc - 1, argv + 1);
     const char *net_path = NULL, *tb_path = NULL;
     char fen[512] = "";
     for (int i = 0; i < argc; i++) {

@@ -3,21 +3,15 @@
 
 #include <stddef.h>
 
+#include "splitmix.h"
+
 /* What a node's hash is drawn for; each purpose gets its own stream. */
 enum { SALT_BRANCHING = 1, SALT_VALUE = 2, SALT_WEIGHT = 3 };
 
-/* The splitmix64 finaliser: a cheap hash whose output bits all depend on
- * every input bit, which keeps sibling values uncorrelated. */
-static uint64_t mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 static uint64_t node_hash(const LabTree *tree, uint64_t id, uint64_t salt)
 {
-    return mix(tree->spec.seed ^ mix(id * 0x9E3779B97F4A7C15ULL + salt));
+    /* The finaliser keeps sibling values uncorrelated. */
+    return splitmix64_mix(tree->spec.seed ^ splitmix64_mix(id * 0x9E3779B97F4A7C15ULL + salt));
 }
 
 /* A number in [low, high] (inclusive) drawn from hash h. */

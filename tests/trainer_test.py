@@ -1,0 +1,214 @@
+#!/usr/bin/python3
+"""trainer_test.py — the NNUE trainer in C (bachess-train, trainer/) against
+the PyTorch model it replaces (scripts/nnue/model.py), on a tiny data set
+that `bachess datagen` makes:
+
+  1. on one batch from the same weights, its outputs, mean loss and every
+     weight's gradient are torch's, within float32 rounding (bounds below),
+     with SCReLU and with CReLU;
+  2. with no epoch and no bias correction it writes the file model.py's
+     quantise() and write_net() make of the same weights, byte for byte;
+  3. it learns (the training loss falls to less than half), and its log
+     has the held-out loss of every epoch and the positions a second;
+  4. the engine evaluates the net it wrote exactly as Python's integer
+     code does, within the bound of nnue_train_test.py of the trainer's own
+     float evaluation of the file's weights (--evaluate);
+  5. the same arguments give the same bytes with one thread and with two,
+     and another seed other bytes; --init with no epoch writes its net back;
+  6. bad input (a missing or truncated records file, a record no datagen
+     writes, a net it cannot start from, bad arguments) is refused with a
+     message and a nonzero exit status, and no net is written.
+
+    BACHESS=./bachess BACHESS_TRAIN=./bachess-train /usr/bin/python3 -m pytest tests/trainer_test.py
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+from checklist import check
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "scripts", "nnue"))
+sys.path.insert(0, HERE)
+import data  # noqa: E402
+import model  # noqa: E402
+import train  # noqa: E402
+from nnue_train_test import INTEGER_TOLERANCE_CP, engine_eval, fen_of, learned  # noqa: E402
+
+# Float32 sums in another order than torch's: on 512 positions of a 32-wide
+# net the outputs agreed within 6e-8 (units of SCALE cp), the mean loss
+# within 1.3e-7 relative, each gradient within 4e-7 of its array's largest;
+# the bounds leave a factor of eight or more.
+OUTPUT_TOLERANCE = 1e-6      # units of SCALE centipawns (0.0004 cp)
+GRADIENT_TOLERANCE = 1e-5    # of the largest gradient of the same array
+LOSS_TOLERANCE = 1e-6        # relative
+HIDDEN, BATCH = 32, 512
+
+
+def run(trainer, args):
+    return subprocess.run([trainer] + args, capture_output=True, text=True)
+
+
+def torch_net(dump_path, screlu):
+    """(torch net holding the C trainer's weights, its outputs, loss, gradients) of a --gradient-check file."""
+    raw = open(dump_path, "rb").read()
+    hidden, count = np.frombuffer(raw[:8], "<i4")
+    size = model.INPUTS * hidden + 3 * hidden + 1
+    values = np.frombuffer(raw[8:], "<f4")
+    weights, outputs = values[:size], values[size:size + count]
+    loss, grads = values[size + count], values[size + count + 1:]
+    net = model.PerspectiveNet(int(hidden), screlu=screlu)
+    w1, b1, w2, b2 = (torch.from_numpy(a.copy()) for a in split(weights, int(hidden)))
+    with torch.no_grad():
+        net.ft.weight.copy_(w1.reshape(-1, int(hidden)))
+        net.ft_bias.copy_(b1)
+        net.out.weight.copy_(w2.reshape(1, -1))
+        net.out.bias.copy_(b2)
+    return net, outputs, float(loss), grads, int(count)
+
+
+def split(vector, hidden):
+    """A flat weights-shaped array as (input weights, input bias, output weights, output bias)."""
+    n = model.INPUTS * hidden
+    return vector[:n], vector[n:n + hidden], vector[n + hidden:n + 3 * hidden], vector[-1:]
+
+
+def check_gradient(trainer, data_path, work, crelu):
+    dump = os.path.join(work, "gradient.bin")
+    args = [data_path, "--gradient-check", dump, "--hidden", str(HIDDEN), "--batch", str(BATCH), "--seed", "3",
+            "--lambda", "0.25", "--k", "175"] + (["--crelu"] if crelu else [])
+    r = run(trainer, args)
+    check(r.returncode == 0, f"--gradient-check{' --crelu' if crelu else ''} runs", detail=r.stderr)
+    net, outputs, loss, grads, count = torch_net(dump, screlu=not crelu)
+    batch = train.batch_tensors(data.RecordFiles([data_path]).take(np.arange(count)))
+    torch_out = net(*batch[:4]).detach().numpy()
+    torch_loss = train.loss_of(net, batch, 175.0, 0.25)
+    torch_loss.backward()
+    torch_grads = [net.ft.weight.grad.numpy().ravel(), net.ft_bias.grad.numpy(), net.out.weight.grad.numpy().ravel(),
+                   net.out.bias.grad.numpy()]
+    out_err = float(np.abs(outputs - torch_out).max())
+    loss_err = abs(loss - torch_loss.item()) / torch_loss.item()
+    grad_errs = [float(np.abs(c - t).max() / max(np.abs(t).max(), 1e-30))
+                 for c, t in zip(split(grads, HIDDEN), torch_grads)]
+    name = "CReLU" if crelu else "SCReLU"
+    check(out_err <= OUTPUT_TOLERANCE and loss_err <= LOSS_TOLERANCE,
+          f"{name}, {count} positions: outputs within {out_err:.2e} of torch's (bound {OUTPUT_TOLERANCE}), "
+          f"mean loss {loss:.6f} within {loss_err:.1e} relative (bound {LOSS_TOLERANCE})")
+    check(max(grad_errs) <= GRADIENT_TOLERANCE and min(np.abs(t).max() for t in torch_grads) > 0,
+          f"{name}: gradients within {', '.join(f'{e:.1e}' for e in grad_errs)} of the largest (input weights, input "
+          f"bias, output weights, output bias; bound {GRADIENT_TOLERANCE})")
+    return net
+
+
+def check_quantisation(trainer, data_path, net, work):
+    """No epoch, no bias correction: the file of the starting weights is model.py's."""
+    c_path, py_path = os.path.join(work, "start.nnue"), os.path.join(work, "start-py.nnue")
+    r = run(trainer, [data_path, "--out", c_path, "--hidden", str(HIDDEN), "--epochs", "0", "--seed", "3",
+                      "--no-bias-correction"])
+    model.write_net(py_path, model.quantise(net))
+    same = r.returncode == 0 and open(c_path, "rb").read() == open(py_path, "rb").read()
+    check(same, "the C trainer's file of its starting weights is model.py's quantise() and write_net(), byte for byte",
+          detail=r.stderr)
+
+
+def check_engine(engine, trainer, data_path, net_path):
+    q = model.read_net(net_path)
+    records = data.open_records([data_path])[0]
+    pick = np.linspace(0, len(records) - 1, 60).astype(int)
+    pieces, stm, _, _ = data.decode(np.asarray(records[pick]))
+    r = run(trainer, [data_path, "--evaluate", net_path])
+    floats = {int(i): float(v) for i, v in re.findall(r"^(\d+) (-?[0-9.]+)$", r.stdout, re.M)}
+    mismatches, gaps = [], []
+    for i, index in enumerate(pick):
+        fen = fen_of(pieces[i], stm[i])
+        us, _ = data.features(pieces[i][None, :], np.array([stm[i]]))
+        them, _ = data.features(pieces[i][None, :], np.array([1 - stm[i]]))
+        python = model.quantised_eval(q, us, them)
+        engine_value = engine_eval(engine, net_path, fen)
+        if engine_value != python:
+            mismatches.append((fen, engine_value, python))
+        gaps.append(abs(python - floats.get(int(index), float("inf"))))
+    check(not mismatches, f"the engine evaluates the C trainer's net as Python's integer code on {len(pick)} positions"
+          + (f"; first mismatch {mismatches[0]}" if mismatches else ""))
+    check(len(floats) == len(records) and max(gaps) < INTEGER_TOLERANCE_CP,
+          f"integer evaluation vs the trainer's float evaluation of the file's weights: worst {max(gaps):.3f} cp "
+          f"(bound {INTEGER_TOLERANCE_CP:.3f}) over {len(pick)} positions")
+
+
+def check_refusals(trainer, data_path, net_path, work):
+    truncated, bad_record, out = (os.path.join(work, n) for n in ("truncated.bin", "bad.bin", "refused.nnue"))
+    raw = open(data_path, "rb").read()
+    with open(truncated, "wb") as f:
+        f.write(raw[:32 * 100 + 7])
+    broken = bytearray(raw[:32 * 100])
+    broken[32 * 50 + 8] |= 0x0F  # the first piece of record 50: code 15
+    with open(bad_record, "wb") as f:
+        f.write(bytes(broken))
+    cases = [
+        ([os.path.join(work, "missing.bin"), "--out", out], 1, "No such file"),
+        ([truncated, "--out", out], 1, "not whole 32-byte records"),
+        ([bad_record, "--out", out], 1, "record 50: a piece code"),
+        ([data_path, "--out", out, "--hidden", "30"], 2, "multiple of 16"),
+        ([data_path, "--out", out, "--threads", "0"], 2, "--threads 0"),
+        ([data_path, "--out", out, "--lr", "fast"], 2, "--lr fast"),
+        ([data_path, "--out", out, "--king-buckets", "home4"], 2, "unknown option --king-buckets"),
+        ([data_path, "--out", out, "--epochs"], 2, "--epochs (missing)"),
+        ([data_path], 2, "--out NET.nnue is required"),
+        ([data_path, "--out", out, "--hidden", "64", "--init", net_path], 1, "width or activation differs"),
+        ([data_path, "--out", out, "--init", truncated], 1, "not a network this trainer reads"),
+    ]
+    wrong = []
+    for args, status, message in cases:
+        r = run(trainer, args)
+        if r.returncode != status or message not in r.stderr or os.path.exists(out):
+            wrong.append((args[1:], r.returncode, r.stderr.strip()[:160]))
+    check(not wrong, f"{len(cases)} kinds of bad input refused with a message and status 1 or 2, no net written"
+          + (f"; first wrong {wrong[0]}" if wrong else ""))
+
+
+def test_trainer():
+    engine = os.environ.get("BACHESS", "./bachess")
+    trainer = os.environ.get("BACHESS_TRAIN", "./bachess-train")
+    work = tempfile.mkdtemp(prefix="bachess-trainer-")
+    data_path = os.path.join(work, "data.bin")
+    subprocess.run([engine, "datagen", "--out", os.path.join(work, "games.vf"), "--records", data_path,
+                    "--games", "40", "--nodes", "600", "--seed", "5", "--threads", "2"],
+                   check=True, stderr=subprocess.DEVNULL)
+    count = os.path.getsize(data_path) // data.RECORD
+    check(count >= 2000, f"datagen wrote {count} positions")
+
+    net = check_gradient(trainer, data_path, work, crelu=False)
+    check_gradient(trainer, data_path, work, crelu=True)
+    check_quantisation(trainer, data_path, net, work)
+
+    net_path = os.path.join(work, "net.nnue")
+
+    def train_args(seed):
+        return [data_path, "--hidden", str(HIDDEN), "--epochs", "6", "--batch", "256", "--lr", "0.01",
+                "--seed", str(seed), "--mirror", "--lambda", "0.25", "--k", "175"]
+
+    r = run(trainer, train_args(3) + ["--out", net_path, "--threads", "2"])
+    log = open(net_path + ".log").read() if r.returncode == 0 else r.stderr
+    fell, how = learned(log)
+    epochs = re.findall(r"^epoch (\d+): training loss [0-9.]+, held-out loss [0-9.]+, \d+ positions/s", log, re.M)
+    check(fell and epochs == [str(e) for e in range(1, 7)] and "held-out loss" in log.split("\n")[3],
+          f"the C trainer learns: {how}; every epoch's log line has its held-out loss and positions a second")
+
+    check_engine(engine, trainer, data_path, net_path)
+
+    again, other, back = (os.path.join(work, n) for n in ("again.nnue", "other.nnue", "back.nnue"))
+    run(trainer, train_args(3) + ["--out", again, "--threads", "1"])
+    run(trainer, train_args(4) + ["--out", other, "--threads", "2"])
+    same = open(again, "rb").read() == open(net_path, "rb").read()
+    differs = os.path.exists(other) and open(other, "rb").read() != open(net_path, "rb").read()
+    check(same and differs, "the same arguments give the same bytes with 1 and 2 threads; seed 4 other bytes")
+    r = run(trainer, [data_path, "--out", back, "--hidden", str(HIDDEN), "--epochs", "0", "--init", net_path])
+    check(r.returncode == 0 and open(back, "rb").read() == open(net_path, "rb").read(),
+          "--init with no epoch writes the net it started from, byte for byte", detail=r.stderr)
+
+    check_refusals(trainer, data_path, net_path, work)

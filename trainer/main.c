@@ -1,0 +1,267 @@
+/*
+ * main.c — bachess-train: trains the bachess NNUE network on 32-byte
+ * training records, as scripts/nnue/train.py does, in C (docs/nnue.md).
+ *
+ *   bachess-train RECORDS... --out NET.nnue [--hidden 32] [--epochs 10]
+ *       [--batch 16384] [--lr 0.001] [--final-lr 0] [--lambda 0.5] [--k 400]
+ *       [--positions N] [--seed 1] [--crelu] [--mirror] [--threads 1..8]
+ *       [--init NET.nnue] [--no-bias-correction]
+ *   bachess-train RECORDS... --gradient-check OUT [--batch B] [...]
+ *   bachess-train RECORDS... --evaluate NET.nnue [--positions N]
+ *
+ * Everything it prints, with the command line, goes into NET.nnue.log.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "netfile.h"
+#include "options.h"
+#include "trainer.h"
+
+enum { ERROR_SIZE = 512 };
+
+/* The run's log: printed as it goes, and kept for NET.nnue.log. */
+static char *log_text;
+static size_t log_length;
+
+static void say(const char *format, ...)
+{
+    char line[8192];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(line, sizeof line, format, args);
+    va_end(args);
+    printf("%s\n", line);
+    fflush(stdout);
+    size_t add = strlen(line) + 1;
+    char *grown = realloc(log_text, log_length + add + 1);
+    if (!grown)
+        return;
+    log_text = grown;
+    memcpy(log_text + log_length, line, add - 1);
+    log_length += add;
+    log_text[log_length - 1] = '\n';
+    log_text[log_length] = '\0';
+}
+
+static int failure(const char *message)
+{
+    fprintf(stderr, "bachess-train: %s\n", message);
+    return 1;
+}
+
+static double seconds_of(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double now(void) { return seconds_of(CLOCK_MONOTONIC); }
+
+/* The CPU time of all the process's threads: on a shared machine the wall
+ * clock's rate depends on the other jobs, this one on the trainer alone. */
+static double cpu_now(void) { return seconds_of(CLOCK_PROCESS_CPUTIME_ID); }
+
+/* train.py's learning_rate(): --lr, 0.3 times it in the last quarter of
+ * the epochs; with --final-lr a geometric fall from --lr to it instead. */
+static double learning_rate(const Options *o, int epoch)
+{
+    if (o->final_lr <= 0)
+        return o->lr * (epoch > 0.75 * o->epochs ? 0.3 : 1.0);
+    if (o->epochs == 1)
+        return o->lr;
+    return o->lr * pow(o->final_lr / o->lr, (double)(epoch - 1) / (o->epochs - 1));
+}
+
+static void say_command(int argc, char **argv)
+{
+    size_t size = 64;
+    for (int i = 1; i < argc; i++)
+        size += strlen(argv[i]) + 1;
+    char *line = malloc(size);
+    if (!line)
+        return;
+    strcpy(line, "command: bachess-train");
+    for (int i = 1; i < argc; i++)
+        strcat(strcat(line, " "), argv[i]);
+    say("%s", line);
+    free(line);
+}
+
+/* The starting weights of --init, checked against --hidden and --crelu. */
+static bool load_start(const Options *o, Weights *start, char *error, size_t esize)
+{
+    QuantisedNet q;
+    if (!netfile_read(&q, o->init, error, esize))
+        return false;
+    bool fits = q.hidden == o->hidden && q.screlu == !o->crelu;
+    if (!fits)
+        snprintf(error, esize, "--init %s: its width or activation differs from --hidden/--crelu", o->init);
+    bool ok = fits && netfile_dequantise(&q, start);
+    netfile_free(&q);
+    return ok;
+}
+
+/* The float network's weights quantised, the output bias moved by the mean
+ * rounding error over the held-out records (unless told not to), written. */
+static int write_net(const Options *o, const Trainer *t)
+{
+    char error[ERROR_SIZE];
+    QuantisedNet q;
+    Weights rounded;
+    if (!netfile_quantise(&t->weights, &q) || !netfile_dequantise(&q, &rounded))
+        return failure("out of memory");
+    if (!o->no_bias_correction) {
+        double shift = trainer_mean_difference(t, &t->weights, &rounded, t->held_out, t->held_out_count);
+        q.output_bias += (int32_t)rint(shift * QA * QB);
+        say("output bias corrected by %+.2f cp, the mean rounding error over the held-out positions", shift * SCALE);
+    }
+    weights_free(&rounded);
+    bool ok = netfile_write(&q, o->out, error, sizeof error);
+    netfile_free(&q);
+    if (!ok)
+        return failure(error);
+    FILE *f = fopen(o->out, "rb");
+    long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (f)
+        fclose(f);
+    say("wrote %s (%ld bytes)", o->out, size);
+    char log_path[4096];
+    snprintf(log_path, sizeof log_path, "%s.log", o->out);
+    FILE *log = fopen(log_path, "w");
+    if (!log || fputs(log_text, log) < 0 || fclose(log) != 0)
+        return failure("cannot write the log beside the net");
+    return 0;
+}
+
+static int train(const Options *o, Trainer *t, const char *records_named)
+{
+    say("data: %zu positions from %s; %zu for training, %zu held out in whole runs of records",
+        t->records->count, records_named, t->training_count, t->held_out_count);
+    char schedule[64] = "";
+    if (o->final_lr > 0)
+        snprintf(schedule, sizeof schedule, " falling to %g", o->final_lr);
+    say("net: 768 -> %d x 2 -> 1, %s; K %g, lambda %g, lr %g%s, batch %d, seed %llu, bachess-train (C), "
+        "%d thread(s), %d slices a batch%s", o->hidden, o->crelu ? "CReLU" : "SCReLU", o->k, o->lambda, o->lr,
+        schedule, o->batch, (unsigned long long)o->seed, o->threads, SHARDS,
+        o->mirror ? ", mirrored left to right at random" : "");
+    say("epoch 0: held-out loss %.6f", trainer_loss(t, &t->weights, t->held_out, t->held_out_count));
+    double started = now();
+    for (int epoch = 1; epoch <= o->epochs; epoch++) {
+        double start = now(), cpu_start = cpu_now();
+        double trained = trainer_epoch(t, epoch, learning_rate(o, epoch), o->batch);
+        double seconds = now() - start, cpu_seconds = cpu_now() - cpu_start;
+        double held = trainer_loss(t, &t->weights, t->held_out, t->held_out_count);
+        double positions = (double)t->training_count;
+        say("epoch %d: training loss %.6f, held-out loss %.6f, %.0f positions/s, %.0f a CPU-second", epoch, trained,
+            held, positions / (seconds > 1e-9 ? seconds : 1e-9), positions / (cpu_seconds > 1e-9 ? cpu_seconds : 1e-9));
+    }
+    say("trained in %.1f s", now() - started);
+    return write_net(o, t);
+}
+
+/* --gradient-check: the weights, the outputs and the mean loss of the first
+ * --batch records, and that batch's gradient, as float32 in one file. */
+static int gradient_check(const Options *o, Trainer *t)
+{
+    size_t count = t->records->count < (size_t)o->batch ? t->records->count : (size_t)o->batch;
+    uint32_t *indices = malloc(count * sizeof *indices);
+    float *outputs = malloc(count * sizeof *outputs);
+    if (!indices || !outputs)
+        return free(indices), free(outputs), failure("out of memory");
+    for (size_t i = 0; i < count; i++) {
+        Position p;
+        indices[i] = (uint32_t)i;
+        records_decode(t->records, i, false, &p);
+        outputs[i] = model_output(&t->weights, &p);
+    }
+    float loss = (float)trainer_batch_gradient(t, indices, count);
+    FILE *out = fopen(o->gradient_check, "wb");
+    int32_t head[2] = { o->hidden, (int32_t)count };
+    bool ok = out && fwrite(head, sizeof head, 1, out) == 1
+              && fwrite(t->weights.storage, sizeof(float), t->weights.size, out) == t->weights.size
+              && fwrite(outputs, sizeof(float), count, out) == count && fwrite(&loss, sizeof loss, 1, out) == 1
+              && fwrite(t->shards[0].storage, sizeof(float), t->weights.size, out) == t->weights.size;
+    if (out && fclose(out) != 0)
+        ok = false;
+    free(indices), free(outputs);
+    return ok ? 0 : failure("cannot write the gradient check's file");
+}
+
+/* --evaluate: the float network of a file's own weights on each record:
+ * "index centipawns" a line, the side to move's view. */
+static int evaluate(const Options *o, const RecordSet *records)
+{
+    char error[ERROR_SIZE];
+    QuantisedNet q;
+    Weights w;
+    if (!netfile_read(&q, o->evaluate, error, sizeof error))
+        return failure(error);
+    bool ok = netfile_dequantise(&q, &w);
+    netfile_free(&q);
+    if (!ok)
+        return failure("out of memory");
+    for (size_t i = 0; i < records->count; i++) {
+        Position p;
+        records_decode(records, i, false, &p);
+        printf("%zu %.4f\n", i, model_output(&w, &p) * SCALE);
+    }
+    weights_free(&w);
+    return 0;
+}
+
+static const char *USAGE =
+    "usage: bachess-train RECORDS... --out NET.nnue [--hidden 32] [--epochs 10] [--batch 16384]\n"
+    "       [--lr 0.001] [--final-lr LR] [--lambda 0.5] [--k 400] [--positions N] [--seed 1]\n"
+    "       [--crelu] [--mirror] [--threads 1..8] [--init NET.nnue] [--no-bias-correction]\n"
+    "       bachess-train RECORDS... --gradient-check OUT | --evaluate NET.nnue\n"
+    "RECORDS are files of 32-byte training records (docs/datagen.md; the store's through\n"
+    "scripts/selfplay/store.py records). See docs/nnue.md.\n";
+
+/* Trains, or makes the gradient check, on the records loaded. */
+static int run(const Options *o, const RecordSet *records, int argc, char **argv)
+{
+    char error[ERROR_SIZE];
+    say_command(argc, argv);
+    Weights start = { 0 };
+    if (o->init && !load_start(o, &start, error, sizeof error))
+        return failure(error);
+    Trainer t;
+    bool ready = trainer_init(&t, records, o->hidden, !o->crelu, o->init ? &start : NULL,
+                              (LossShape){ (float)o->lambda, (float)o->k }, o->seed, o->threads, o->mirror);
+    weights_free(&start);
+    if (!ready)
+        return failure("out of memory");
+    if (o->init)
+        say("init: the weights of %s", o->init);
+    char named[160];
+    snprintf(named, sizeof named, "%d record file(s)", o->record_count);
+    int status = o->gradient_check ? gradient_check(o, &t) : train(o, &t, named);
+    trainer_free(&t);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    char error[ERROR_SIZE];
+    Options o;
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+        return fputs(USAGE, stdout), 0;
+    int status = 2;
+    RecordSet records = { 0 };
+    if (!options_parse(&o, argc, argv, error, sizeof error))
+        fprintf(stderr, "bachess-train: %s\n%s", error, USAGE);
+    else if (!records_load(&records, o.records, o.record_count, o.positions, error, sizeof error))
+        status = failure(error);
+    else
+        status = o.evaluate ? evaluate(&o, &records) : run(&o, &records, argc, argv);
+    records_free(&records);
+    free(o.records);
+    free(log_text);
+    return status;
+}

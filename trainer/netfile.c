@@ -1,0 +1,159 @@
+/* netfile.c — quantising, writing and reading network files (see netfile.h). */
+#include "netfile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { VERSION = 1, HEADER_FIELDS = 8, HEADER_SIZE = 8 + 4 * HEADER_FIELDS, MAX_OUTPUT_WEIGHT = 127 };
+
+static bool quantised_alloc(QuantisedNet *q, int hidden, bool screlu)
+{
+    size_t n = (size_t)hidden;
+    int16_t *block = calloc(INPUTS * n + 3 * n, sizeof(int16_t));
+    *q = (QuantisedNet){ .hidden = hidden, .screlu = screlu, .input_weights = block,
+                         .input_bias = block ? block + INPUTS * n : NULL,
+                         .output_weights = block ? block + INPUTS * n + n : NULL };
+    return block != NULL;
+}
+
+void netfile_free(QuantisedNet *q)
+{
+    free(q->input_weights);
+    *q = (QuantisedNet){ 0 };
+}
+
+/* Round half to even (the default rounding mode), in float as numpy's
+ * float32 arrays are. */
+static int16_t quantise_value(float weight, float scale, int limit)
+{
+    float x = rintf(weight * scale);
+    return (int16_t)fminf(fmaxf(x, (float)-limit), (float)limit);
+}
+
+bool netfile_quantise(const Weights *w, QuantisedNet *q)
+{
+    if (!quantised_alloc(q, w->hidden, w->screlu))
+        return false;
+    size_t n = (size_t)w->hidden;
+    for (size_t i = 0; i < INPUTS * n; i++)
+        q->input_weights[i] = quantise_value(w->input_weights[i], QA, INT16_MAX);
+    for (size_t i = 0; i < n; i++)
+        q->input_bias[i] = quantise_value(w->input_bias[i], QA, INT16_MAX);
+    for (size_t i = 0; i < 2 * n; i++)
+        q->output_weights[i] = quantise_value(w->output_weights[i], QB, MAX_OUTPUT_WEIGHT);
+    q->output_bias = (int32_t)rint((double)w->output_bias[0] * QA * QB); /* Python's float: double */
+    return true;
+}
+
+bool netfile_dequantise(const QuantisedNet *q, Weights *w)
+{
+    if (!weights_alloc(w, q->hidden, q->screlu))
+        return false;
+    size_t n = (size_t)q->hidden;
+    for (size_t i = 0; i < INPUTS * n; i++)
+        w->input_weights[i] = (float)q->input_weights[i] / QA;
+    for (size_t i = 0; i < n; i++)
+        w->input_bias[i] = (float)q->input_bias[i] / QA;
+    for (size_t i = 0; i < 2 * n; i++)
+        w->output_weights[i] = (float)q->output_weights[i] / QB;
+    w->output_bias[0] = (float)((double)q->output_bias / (QA * QB));
+    return true;
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint32_t get_u32(const unsigned char *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* FNV-1a, the file's checksum (network_checksum() in src/nnue/network.c). */
+static uint32_t checksum(const unsigned char *data, size_t size)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 16777619u;
+    return h;
+}
+
+static size_t payload_size(int hidden) { return 2 * (INPUTS * (size_t)hidden + 3 * (size_t)hidden) + 4; }
+
+bool netfile_write(const QuantisedNet *q, const char *path, char *error, size_t esize)
+{
+    size_t values = INPUTS * (size_t)q->hidden + 3 * (size_t)q->hidden, payload = payload_size(q->hidden);
+    unsigned char *bytes = malloc(HEADER_SIZE + payload);
+    if (!bytes)
+        return snprintf(error, esize, "out of memory"), false;
+    unsigned char *p = bytes + HEADER_SIZE;
+    for (size_t i = 0; i < values; i++) { /* the three int16 arrays are one block */
+        uint16_t v = (uint16_t)q->input_weights[i];
+        p[2 * i] = (unsigned char)v, p[2 * i + 1] = (unsigned char)(v >> 8);
+    }
+    put_u32(p + 2 * values, (uint32_t)q->output_bias);
+    memcpy(bytes, "BACHNNUE", 8);
+    uint32_t fields[HEADER_FIELDS] = { VERSION, INPUTS, (uint32_t)q->hidden, q->screlu ? 1 : 0, QA, QB, SCALE,
+                                       checksum(p, payload) };
+    for (int i = 0; i < HEADER_FIELDS; i++)
+        put_u32(bytes + 8 + 4 * i, fields[i]);
+    FILE *out = fopen(path, "wb");
+    bool ok = out && fwrite(bytes, 1, HEADER_SIZE + payload, out) == HEADER_SIZE + payload;
+    if (out && fclose(out) != 0)
+        ok = false;
+    if (!ok)
+        snprintf(error, esize, "cannot write %s: %s", path, strerror(errno));
+    free(bytes);
+    return ok;
+}
+
+/* The header's size by version (src/nnue/network.h), and the fields after
+ * the first eight that must say: one bucket, no mirroring, one king bucket. */
+static bool plain_header(const unsigned char *data, size_t size, uint32_t version, size_t *header)
+{
+    static const size_t sizes[] = { 0, 40, 44, 48, 52 };
+    if (version < 1 || version > 4 || size < sizes[version])
+        return false;
+    *header = sizes[version];
+    for (uint32_t v = 2; v <= version; v++)
+        if (get_u32(data + sizes[v - 1]) != (v == 3 ? 0u : 1u))
+            return false;
+    return version < 4; /* version 4 has a king bucket map: not a plain net */
+}
+
+bool netfile_read(QuantisedNet *q, const char *path, char *error, size_t esize)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in)
+        return snprintf(error, esize, "cannot open %s: %s", path, strerror(errno)), false;
+    enum { MAX_SIZE = 4 << 20 };
+    unsigned char *data = malloc(MAX_SIZE);
+    size_t size = data ? fread(data, 1, MAX_SIZE, in) : 0;
+    fclose(in);
+    size_t header = 0;
+    uint32_t hidden = size >= HEADER_SIZE ? get_u32(data + 16) : 0;
+    bool ok = data && size >= HEADER_SIZE && memcmp(data, "BACHNNUE", 8) == 0
+              && plain_header(data, size, get_u32(data + 8), &header) && get_u32(data + 12) == INPUTS
+              && hidden >= HIDDEN_STEP && hidden <= MAX_HIDDEN && hidden % HIDDEN_STEP == 0
+              && get_u32(data + 20) <= 1 && get_u32(data + 24) == QA && get_u32(data + 28) == QB
+              && get_u32(data + 32) == SCALE && size == header + payload_size((int)hidden)
+              && checksum(data + header, size - header) == get_u32(data + 36);
+    if (!ok)
+        snprintf(error, esize, "%s: not a network this trainer reads (one output bucket, no king buckets or "
+                 "mirroring, QA %d, QB %d, whole and unchanged)", path, QA, QB);
+    if (ok && !quantised_alloc(q, (int)hidden, get_u32(data + 20) == 1)) {
+        snprintf(error, esize, "out of memory");
+        ok = false;
+    }
+    if (ok) {
+        const unsigned char *p = data + header;
+        size_t values = INPUTS * (size_t)hidden + 3 * (size_t)hidden;
+        for (size_t i = 0; i < values; i++)
+            q->input_weights[i] = (int16_t)(uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
+        q->output_bias = (int32_t)get_u32(p + 2 * values);
+    }
+    free(data);
+    return ok;
+}
