@@ -29,8 +29,8 @@ all: $(patsubst %,$(OUT)/fuzz_%,$(TARGETS))
 # The built-in NNUE network and the web page are assembled into these objects (.incbin); after
 # `all`, which must stay the first target.
 $(OUT)/obj/nnue/default_net.o: nets/default.nnue
-$(OUT)/obj/web/web_assets.o: $(shell find src/web/assets -type f)
-$(OUT)/obj/games/book_default.o: src/games/book_default.bin
+$(OUT)/obj/web/web_assets.o: $(shell find embed/web -type f)
+$(OUT)/obj/games/book_default.o: embed/book.bin
 
 # attacks.c searches its magic numbers at start-up: with coverage hooks on
 # every comparison that takes seconds, so it is left uninstrumented.

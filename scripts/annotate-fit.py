@@ -29,6 +29,8 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from enginedriver import UciEngine
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("annotate_judge", os.path.join(HERE, "annotate-judge.py"))
 judge_rules = importlib.util.module_from_spec(_spec)
@@ -38,19 +40,19 @@ MATE, BLUNDER, is_mate = judge_rules.MATE, judge_rules.BLUNDER, judge_rules.is_m
 winning_chances, judge_move = judge_rules.winning_chances, judge_rules.judge_move
 
 
-class Bachess(judge_rules.UciEngine):
+class Bachess(UciEngine):
     """One bachess over UCI, set up as `bachess annotate` sets its engine."""
 
     def __init__(self, path):
         super().__init__(path, ("OwnBook value false", "Threads value 1", "Move Overhead value 0"))
 
     def legal_moves(self, position):
-        lines = self.send("position " + position + "\ngo perft 1\nisready", until="readyok")
+        lines = self.command("position " + position + "\ngo perft 1\nisready", until="readyok")
         return sum(1 for words in lines if len(words) == 2 and words[0].endswith(":"))
 
     def search(self, position, nodes):
         """(score from the side to move, best move or None): the last exact score, as annotate keeps."""
-        score, lines = None, self.send("position " + position + "\ngo nodes %d" % nodes, until="bestmove")
+        score, lines = None, self.command("position " + position + "\ngo nodes %d" % nodes, until="bestmove")
         for words in lines[:-1]:
             if "score" in words and "pv" in words and "lowerbound" not in words and "upperbound" not in words:
                 kind, value = words[words.index("score") + 1], int(words[words.index("score") + 2])
@@ -62,10 +64,6 @@ class Bachess(judge_rules.UciEngine):
                     score = value if kind == "cp" else -MATE
         best = lines[-1][1] if len(lines[-1]) > 1 and lines[-1][1] not in ("0000", "(none)") else None
         return score, best
-
-    def close(self):
-        self.send("quit")
-        self.process.wait()
 
 
 def positions_of(fen, moves):

@@ -20,18 +20,28 @@ docs/annotate.md, "The judged set", says how the kept set was made.
 import argparse
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+from enginedriver import Engine as Driver
+
 PGN_EXTRACT = "/usr/games/pgn-extract"
 MAX_PLIES = 400
 
 
+# A hang's bound, not a search's: a move takes at most the clock's time
+# (5 s at the default --tc), the referee's answers a few milliseconds.
+ANSWER_SECONDS = 120
+
+
 class Uci:
+    """A Stockfish process through the engine driver (scripts/enginedriver.py)."""
+
     def __init__(self, path, options):
-        self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.engine = Driver(path, name=os.path.basename(path), timeout=ANSWER_SECONDS, quit_timeout=10)
         self.send("uci")
         self.wait_for("uciok")
         for name, value in options.items():
@@ -40,29 +50,22 @@ class Uci:
         self.wait_for("readyok")
 
     def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
+        self.engine.send(line)
 
     def wait_for(self, prefix):
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("engine ended")
-            lines.append(line.rstrip("\n"))
-            if line.startswith(prefix):
-                return lines
+        """The lines up to the first that starts with `prefix`, that one last."""
+        return self.engine.until("^" + re.escape(prefix))
 
     def cpu_ms(self):
         """CPU time the engine has used: its clock is charged by it, not by the
         wall clock, so that the load of a shared machine does not flag it."""
-        with open("/proc/%d/stat" % self.process.pid) as f:
+        with open("/proc/%d/stat" % self.engine.proc.pid) as f:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) * 1000.0 / os.sysconf("SC_CLK_TCK")
 
     def close(self):
-        self.send("quit")
-        self.process.wait()
+        self.engine.quit()
+        self.engine.kill()
 
 
 def referee_state(referee, fen, moves):

@@ -38,6 +38,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from enginedriver import MATE, Stockfish
+
 PGN_EXTRACT = "/usr/games/pgn-extract"
 
 # The mark rule of src/tools/accuracy.c (lila's Advice.scala): drops of the
@@ -48,8 +50,8 @@ BLUNDER, MISTAKE, INACCURACY, NO_MARK = 3, 2, 1, 0
 MARK_DROPS = ((BLUNDER, 0.3), (MISTAKE, 0.2), (INACCURACY, 0.1))
 MATE_JUDGE_HOPELESS_CP, MATE_JUDGE_BAD_CP = 999, 700
 
-# Scores as the engine keeps them: centipawns, or ±(MATE - plies to mate).
-MATE = 100000
+# Scores as the engine keeps them: centipawns, or ±(MATE - plies to mate)
+# (MATE: scripts/enginedriver.py).
 MATE_BOUND = MATE - 1000
 
 
@@ -162,56 +164,6 @@ def uci_games(path):
 # ---- the judge: Stockfish ---------------------------------------------------
 
 
-class UciEngine:
-    """An engine over UCI with `options` set (also scripts/annotate-fit.py's bachess)."""
-
-    def __init__(self, path, options):
-        self.path = path
-        self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci", until="uciok")
-        for option in options:
-            self.send("setoption name " + option)
-        self.send("isready", until="readyok")
-
-    def send(self, command, until=None):
-        """Sends a command; with `until`, the lines up to the one starting with it, split in words."""
-        self.process.stdin.write(command + "\n")
-        lines = []
-        while until:
-            line = self.process.stdout.readline()
-            if not line:
-                sys.exit(f"{os.path.basename(sys.argv[0])}: {self.path} ended after: {command}")
-            lines.append(line.split())
-            if lines[-1] and lines[-1][0] == until:
-                break
-        return lines
-
-
-class Stockfish(UciEngine):
-    def __init__(self, path):
-        super().__init__(path, ("Hash value 64", "Threads value 1", "UCI_LimitStrength value false"))
-
-    def new_game(self):
-        self.send("ucinewgame")
-        self.send("isready", until="readyok")
-
-    def search(self, position, nodes):
-        """(score from the side to move, best move or None) of a position."""
-        score, lines = None, self.send("position " + position + "\ngo nodes %d" % nodes, until="bestmove")
-        for words in lines[:-1]:
-            if "score" in words and "lowerbound" not in words and "upperbound" not in words:
-                kind, value = words[words.index("score") + 1], int(words[words.index("score") + 2])
-                # mate 0: the side to move is mated; mate -N: it is mated in N
-                score = value if kind == "cp" else MATE - (2 * value - 1) if value > 0 else -(MATE - 2 * -value)
-        bestmove = lines[-1]
-        best = bestmove[1] if len(bestmove) > 1 and bestmove[1] != "(none)" else None
-        return score, best
-
-    def close(self):
-        self.send("quit")
-        self.process.wait()
-
-
 def uci_start(fen):
     """A game's start as UCI's position command names it."""
     return "fen " + fen if fen else "startpos"
@@ -289,7 +241,8 @@ class Judge:
     def search(self, position, new_game):
         stockfish = getattr(self.local, "stockfish", None)
         if not stockfish:
-            stockfish = self.local.stockfish = Stockfish(self.stockfish_path)
+            stockfish = self.local.stockfish = Stockfish(self.stockfish_path, options=Stockfish.JUDGE_OPTIONS,
+                                                             timeout=None)
             with self.lock:
                 self.engines.append(stockfish)
         elif new_game:

@@ -27,14 +27,12 @@ machine's load falls on all alike; R rounds.
 Run it on an idle machine: the figures are only as steady as the machine.
 """
 import argparse
-import os
 import re
 import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-from engine_pipe import EnginePipe  # noqa: E402
+from enginedriver import Engine as Driver
 
 INFO = re.compile(r"\bnodes (\d+)\b.*?\btime (\d+)\b|\btime (\d+)\b.*?\bnodes (\d+)\b")
 
@@ -46,7 +44,7 @@ class Engine:
 
     def __init__(self, spec):
         self.name, command, options = parse_spec(spec)
-        self.pipe = EnginePipe([command], self.ANSWER_SECONDS)
+        self.pipe = Driver(command, name=self.name, timeout=self.ANSWER_SECONDS, quit_timeout=10)
         self.pipe.send("uci")
         self.pipe.until(r"^uciok")
         self.pipe.send("setoption name Threads value 1")

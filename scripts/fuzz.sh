@@ -92,9 +92,9 @@ for name in ("wac.epd", "bk.epd", "openings.epd"):
         if i % 10 == 0 and line.strip():
             write("epd", f"{name[:-4]}-{i:04d}", line)
 
-# Books: slices of the built-in book (src/games/book_default.bin, a Polyglot
+# Books: slices of the built-in book (embed/book.bin, a Polyglot
 # file made from data/master_games.pgn), among them the start position's entries.
-blob = open("src/games/book_default.bin", "rb").read()
+blob = open("embed/book.bin", "rb").read()
 entries = [struct.unpack(">QHHI", blob[i:i + 16]) for i in range(0, len(blob), 16)]
 def book(part):
     return b"".join(struct.pack(">QHHI", *e) for e in part)

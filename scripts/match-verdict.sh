@@ -3,6 +3,14 @@
 # scripts/polyglot-match.sh (POSIX sh, for both): how a match's games ended,
 # judged from the PGN XBoard wrote, the same way for both protocols.
 
+# pgn_clock_seconds PGN: the seconds of thinking the PGN records
+# (-pgnExtendedInfo: {score/depth seconds}), all games, both sides.
+pgn_clock_seconds() {
+    awk '{ while (match($0, /\{[-+]?[0-9.]+\/[0-9]+ [0-9.]+\}/)) {
+               n = split(substr($0, RSTART + 1, RLENGTH - 2), f, " "); t += f[2]; $0 = substr($0, RSTART + RLENGTH) } }
+         END { printf "%.1f", t }' "$1"
+}
+
 # pgn_abnormal_ends PGN: one line for each game whose text shows a forfeit,
 # false claim, illegal move, time loss or exit: "INFO ..." when the opponent
 # lost it (bachess won: the defect was the opponent's), "FAIL ..." otherwise

@@ -131,13 +131,6 @@ own_clock() {
         END { if (!done && gos && ++games == round) report(); if (!done) print "none" }' "$1"
 }
 
-# The seconds of thinking the PGN records (-pgnExtendedInfo: {score/depth seconds}).
-pgn_clock_seconds() {
-    awk '{ while (match($0, /\{[-+]?[0-9.]+\/[0-9]+ [0-9.]+\}/)) {
-               n = split(substr($0, RSTART + 1, RLENGTH - 2), f, " "); t += f[2]; $0 = substr($0, RSTART + RLENGTH) } }
-         END { printf "%.1f", t }' "$1"
-}
-
 [ "$status" = 0 ] || fail "xboard exit code $status (124 means it ran out of its $LIMIT s); see $OUT/xboard.out"
 
 # ---- the PGN: every game finished, for a normal reason ------------------------

@@ -28,13 +28,10 @@ logged, `--replay FILE` reports on them again without playing.
 """
 import argparse
 import json
-import os
 import statistics
-import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-from engine_pipe import EnginePipe  # noqa: E402
+from enginedriver import Engine
 
 UNIFORM = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 PREDICTED = ((1.5, 1.0), (2.0, 1.0), (2.0, 1.25), (2.0, 1.5))
@@ -156,7 +153,7 @@ def main():
     base, _, inc = args.tc.partition("+")
     fens = [line.strip() for line in open(args.openings) if line.strip()][:args.games]
     # No search outlasts the whole clock; the margin is for starting up.
-    engine = EnginePipe([args.engine], timeout=float(base) + float(inc or 0) * args.plies + 30)
+    engine = Engine(args.engine, timeout=float(base) + float(inc or 0) * args.plies + 30, quit_timeout=10)
     for line in ("uci", "setoption name OwnBook value false", "setoption name Hash value 16", "debug on"):
         engine.send(line)
     searches = []

@@ -162,13 +162,6 @@ pgn_loser() {
         /^\[Result / && r == round { x = tag($0); if (x == "1-0") print b; else if (x == "0-1") print w; exit }' "$1"
 }
 
-# The seconds of thinking the PGN records (-pgnExtendedInfo: {score/depth seconds}).
-pgn_clock_seconds() {
-    awk '{ while (match($0, /\{[-+]?[0-9.]+\/[0-9]+ [0-9.]+\}/)) {
-               n = split(substr($0, RSTART + 1, RLENGTH - 2), f, " "); t += f[2]; $0 = substr($0, RSTART + RLENGTH) } }
-         END { printf "%.1f", t }' "$1"
-}
-
 # ---- the match -----------------------------------------------------------------
 TC=${XB_TC:-0:10} INC=${XB_INC:-0.1} PONDER=${XB_PONDER:-true}
 # The opponent: fairymax from PATH, or an engine given by its path.

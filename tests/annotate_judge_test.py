@@ -22,9 +22,10 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
-from checklist import check, finish
+import pytest
+
+from checklist import check
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(TOP, "scripts", "annotate-judge.py")
@@ -158,15 +159,6 @@ def test_judged_set_verdicts_cover_its_games(scratch):
     judge.close()
 
 
-def main():
-    test_agreement_tolerates_one_class()
-    with tempfile.TemporaryDirectory() as scratch:
-        test_written_verdicts_read_back(scratch)
-        test_kept_verdicts_are_the_benchmarks(scratch)
-        test_comparison_from_kept_verdicts(scratch)
-        test_judged_set_verdicts_cover_its_games(scratch)
-    sys.exit(finish("annotate-judge-test"))
-
-
-if __name__ == "__main__":
-    main()
+@pytest.fixture
+def scratch(tmp_path):
+    return str(tmp_path)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/annotate_test.py — `bachess annotate` end to end (make annotate-test).
 
-    python3 tests/annotate_test.py [BACHESS] [DATA_DIR]
+    BACHESS=./bachess DATA=data python3 -m pytest tests/annotate_test.py
 
 Checks, with node-limited searches (nothing here depends on the machine's
 speed):
@@ -29,21 +29,20 @@ speed):
      number and passed over.
   8. The progress line: its last one counts every position of the games, and
      the positions looked at again, which --no-second-look leaves out.
-The last line is "annotate-test: N passed, N failed"; the exit status is 1 on a failure.
 """
 import os
 import re
 import shutil
 import signal
 import subprocess
-import sys
-import tempfile
 import time
 
-from checklist import check, finish
+import pytest
 
-BACHESS = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./bachess")
-DATA = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else "data")
+from checklist import check
+
+BACHESS = os.path.abspath(os.environ.get("BACHESS", "./bachess"))
+DATA = os.path.abspath(os.environ.get("DATA", "data"))
 PGN_EXTRACT = shutil.which("pgn-extract") or "/usr/games/pgn-extract"
 
 GAMES = """[Event "Queen hang"]
@@ -115,18 +114,13 @@ def pgn_extract(path, out):
     return subprocess.run([PGN_EXTRACT, "-s", path, "-o", out], capture_output=True, text=True, timeout=120)
 
 
-def main():
-    if not os.access(PGN_EXTRACT, os.X_OK):
-        check(False, "pgn-extract is installed (scripts/install-test-deps.sh)")
-        return
-    tmp = tempfile.mkdtemp(prefix="bachess-annotate-")
-    try:
-        run_checks(tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+@pytest.fixture
+def tmp(tmp_path):
+    assert os.access(PGN_EXTRACT, os.X_OK), "pgn-extract is installed (scripts/install-test-deps.sh)"
+    return str(tmp_path)
 
 
-def run_checks(tmp):
+def test_marks_lines_workers_and_refusals(tmp):
     games = os.path.join(tmp, "games.pgn")
     with open(games, "w") as f:
         f.write(GAMES)
@@ -203,17 +197,8 @@ def run_checks(tmp):
     r = annotate([fifo, "--nodes", "20000"])
     check(r.returncode == 2 and "not a regular file" in r.stderr, "a pipe as input refused with 2", r.stderr)
 
-    # 6: SIGINT once the first game is written
-    sigint_check(tmp)
 
-    # 7: Chess960
-    chess960_checks(tmp)
-
-    # 8: the progress line
-    progress_checks(tmp)
-
-
-def progress_checks(tmp):
+def test_progress_line(tmp):  # 8
     """The first three games of the blunder benchmark: moves near the line, so second looks."""
     with open(os.path.join(DATA, "annotate", "blunder-games.pgn")) as f:
         games = f.read().split("[Event ")[1:4]
@@ -230,7 +215,7 @@ def progress_checks(tmp):
               f"{' and the positions looked at again' if second else ', and no second look'}", r.stderr)
 
 
-def chess960_checks(tmp):
+def test_chess960(tmp):  # 7
     games = os.path.join(tmp, "games960.pgn")
     with open(games, "w") as f:
         f.write(GAMES960)
@@ -276,7 +261,7 @@ def chess960_checks(tmp):
           "Chess960: pgn-extract does judge the castling (it refuses it without the Variant tag)", p.stderr)
 
 
-def sigint_check(tmp):
+def test_sigint_keeps_whole_games(tmp):  # 6
     masters = os.path.join(tmp, "masters.pgn")
     subprocess.run([PGN_EXTRACT, "-s", "--stopafter", "8", os.path.join(DATA, "master_games.pgn"), "-o", masters],
                    check=True, capture_output=True)
@@ -301,7 +286,3 @@ def sigint_check(tmp):
     check(p.returncode == 0 and p.stderr.strip() == "" and open(again).read().count("[Event ") == games,
           "SIGINT: every game kept is whole (pgn-extract reads them all)", p.stderr)
 
-
-if __name__ == "__main__":
-    main()
-    sys.exit(finish("annotate-test"))

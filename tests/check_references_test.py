@@ -3,13 +3,14 @@
 tree whose references all resolve, and fails on each kind of dangling
 reference planted in a copy of it (a check that cannot fail is no check).
 
-    python3 tests/check_references_test.py
+    python3 -m pytest tests/check_references_test.py
 """
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
+
+import pytest
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -55,31 +56,24 @@ def run_check(root):
     return subprocess.run([sys.executable, CHECK, root], capture_output=True, text=True)
 
 
-def main():
-    failures = 0
-    with tempfile.TemporaryDirectory(prefix="check-references-") as work:
-        clean = os.path.join(work, "clean")
-        write_tree(clean, CLEAN)
-        r = run_check(clean)
-        if r.returncode == 0:
-            print("ok: a tree whose references resolve passes")
-        else:
-            print("FAIL: the clean tree was refused:\n" + r.stdout)
-            failures += 1
-        for n, (path, text, named) in enumerate(PLANTS):
-            tree = os.path.join(work, "plant%d" % n)
-            shutil.copytree(clean, tree)
-            with open(os.path.join(tree, path), "a") as f:
-                f.write(text)
-            r = run_check(tree)
-            if r.returncode == 1 and path in r.stdout and named in r.stdout:
-                print("ok: '%s' planted in %s fails the check" % (named, path))
-            else:
-                print("FAIL: '%s' planted in %s: exit %d\n%s" % (named, path, r.returncode, r.stdout))
-                failures += 1
-    print("check-references: %d of %d cases failed" % (failures, len(PLANTS) + 1))
-    return 1 if failures else 0
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    root = str(tmp_path_factory.mktemp("check-references") / "clean")
+    write_tree(root, CLEAN)
+    return root
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def test_clean_tree_passes(clean):
+    r = run_check(clean)
+    assert r.returncode == 0, "the clean tree was refused:\n" + r.stdout
+
+
+@pytest.mark.parametrize("path, text, named", PLANTS, ids=[named for _, _, named in PLANTS])
+def test_planted_defect_fails(clean, tmp_path, path, text, named):
+    tree = str(tmp_path / "tree")
+    shutil.copytree(clean, tree)
+    with open(os.path.join(tree, path), "a") as f:
+        f.write(text)
+    r = run_check(tree)
+    assert r.returncode == 1 and path in r.stdout and named in r.stdout, \
+        "'%s' planted in %s: exit %d\n%s" % (named, path, r.returncode, r.stdout)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """console_test.py — console play, driven as a person would: in a pseudo-terminal.
 
-    tests/console_test.py ./bachess
+    BACHESS=./bachess python3 -m pytest tests/console_test.py
 
 Each scenario starts the binary on a fresh pty (or a pipe, where that is the
 point), types lines and reads what comes back up to the next prompt. What is
@@ -18,10 +18,10 @@ import select
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
-import traceback
+
+import pytest
 
 PROMPT = re.compile(rb"(White|Black)> $")
 # Every wait below is for an event (the prompt, a pattern, the end of the
@@ -489,28 +489,20 @@ SCENARIOS = [t_short_game_illegal_move_undo, t_finished_games_in_pgn, t_ascii_bo
              t_syzygy_path]
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: console_test.py BACHESS")
-    exe = os.path.abspath(sys.argv[1])
-    passed = failed = 0
-    for scenario in SCENARIOS:
-        work = tempfile.mkdtemp(prefix="bachess-console-")
-        start = time.monotonic()
-        longest[0], longest[1] = 0.0, ""
-        try:
-            scenario(exe, work)
-            passed += 1
-            print("PASS %s (%.1f s; longest wait %.2f s: %s)" % (scenario.__name__, time.monotonic() - start,
-                                                                 longest[0], longest[1]), flush=True)
-            shutil.rmtree(work, ignore_errors=True)
-        except Exception as e:  # a failure or an unexpected error: report and go on
-            failed += 1
-            detail = str(e) if isinstance(e, Failure) else traceback.format_exc()
-            print("FAIL %s: %s\n  (files kept in %s)" % (scenario.__name__, detail, work), flush=True)
-    print("console: %d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+@pytest.fixture
+def exe():
+    return os.path.abspath(os.environ.get("BACHESS", "./bachess"))
 
 
-if __name__ == "__main__":
-    main()
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[scenario.__name__ for scenario in SCENARIOS])
+def test_console(scenario, exe):
+    work = tempfile.mkdtemp(prefix="bachess-console-")
+    start = time.monotonic()
+    longest[0], longest[1] = 0.0, ""
+    try:
+        scenario(exe, work)
+    except BaseException:
+        print("files kept in %s" % work)
+        raise
+    print("%s: %.1f s; longest wait %.2f s: %s" % (scenario.__name__, time.monotonic() - start, longest[0], longest[1]))
+    shutil.rmtree(work, ignore_errors=True)

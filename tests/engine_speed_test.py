@@ -20,9 +20,10 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
-from checklist import check, finish
+import pytest
+
+from checklist import check
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(TOP, "scripts", "engine-speed.py")
@@ -69,13 +70,18 @@ def run(*args, timeout=60):
     return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True, timeout=timeout)
 
 
-with tempfile.TemporaryDirectory() as tmp:
-    fast = stand_in(tmp, "fast", 3000, 100)
-    slow = stand_in(tmp, "slow", 1000, 100)
+@pytest.fixture(scope="module")
+def stand_ins(tmp_path_factory):
+    """(folder, the fast engine, the slow one, the positions file)."""
+    tmp = str(tmp_path_factory.mktemp("engine-speed"))
     fens = os.path.join(tmp, "fens.epd")
     with open(fens, "w") as f:
         f.write(POSITIONS)
+    return tmp, stand_in(tmp, "fast", 3000, 100), stand_in(tmp, "slow", 1000, 100), fens
 
+
+def test_speeds_and_ratio(stand_ins):
+    tmp, fast, slow, fens = stand_ins
     r = run(fast, slow, "--positions", fens, "--count", "3", "--movetime", "10", "--rounds", "2")
     out = r.stdout
     check(r.returncode == 0, "a run of two stand-ins ends with status 0", detail=r.stderr)
@@ -86,6 +92,9 @@ with tempfile.TemporaryDirectory() as tmp:
                     out), "the ratio 3.000, over 3 positions x 2 rounds = 6 searches", detail=out)
     check("time use" not in out, "no time-use lines without --clock", detail=out)
 
+
+def test_clock(stand_ins):
+    tmp, fast, slow, fens = stand_ins
     r = run(fast, slow, "--positions", fens, "--count", "2", "--movetime", "10", "--clock", "1000+10")
     out = r.stdout
     check(r.returncode == 0, "with --clock: status 0", detail=r.stderr)
@@ -95,6 +104,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check(re.search(r"time use A/B: median [\d.]+, mean [\d.]+ \(2 moves each\)", out),
           "with --clock: A over B, 2 moves each", detail=out)
 
+
+
+def test_three_engines_labels_and_options(stand_ins):
+    tmp, fast, slow, fens = stand_ins
     r = run(fast, slow, f"double={slow};Factor=2", "--positions", fens, "--count", "3", "--movetime", "10")
     out = r.stdout
     check(r.returncode == 0, "three engines: status 0", detail=r.stderr)
@@ -104,14 +117,18 @@ with tempfile.TemporaryDirectory() as tmp:
           "three engines: each median over the first's", detail=out)
     check("ratio A/B" not in out, "three engines: no A/B ratio line", detail=out)
 
+
+def test_setting_without_value_refused(stand_ins):
+    tmp, fast, slow, fens = stand_ins
     r = run(fast, f"{slow};Factor", "--positions", fens, "--count", "1")
     check(r.returncode != 0 and "is not NAME=VALUE" in r.stderr, "a setting without a value is refused by name",
           detail=f"status {r.returncode}\n{r.stderr[-500:]}")
 
+
+def test_engine_gone_at_isready(stand_ins):
+    tmp, fast, slow, fens = stand_ins
     gone = stand_in(tmp, "gone", 1000, 100, quits_at_isready=True)
     r = run(gone, slow, "--positions", fens, "--count", "1")
     check(r.returncode != 0 and "ended before /^readyok/" in r.stderr,
           "an engine that exits at isready: an error naming the readyok it waited for, no hang",
           detail=f"status {r.returncode}\n{r.stderr[-500:]}")
-
-sys.exit(finish("engine-speed-test"))

@@ -2,11 +2,12 @@
 """memory_test.py — the engine's memory: the Hash option as resident memory,
 and no leaks across whole games.
 
-    python3 tests/memory_test.py BACHESS BACHESS_SANITIZE BACHESS_VALGRIND
+    BACHESS=./bachess BACHESS_SANITIZE=build/bachess-sanitize BACHESS_DEBUG=build/bachess-debug \
+        python3 -m pytest tests/memory_test.py
 
 BACHESS is the optimised build, BACHESS_SANITIZE the ASan + UBSan build and
 BACHESS_VALGRIND a build valgrind can run (no AVX-512: the debug build).
-MEMORY_ONLY=word,word runs only the scenarios whose name holds a word.
+pytest -k WORD runs only the scenarios whose name holds the word.
 
 What is checked, and why:
 
@@ -39,6 +40,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "conformance"))
 import harness  # noqa: E402
+import pytest  # noqa: E402
 from harness import HarnessError as Failure  # noqa: E402
 
 MIB = 1024 * 1024
@@ -290,15 +292,13 @@ SCENARIOS = [
 ]
 
 
-def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: memory_test.py BACHESS BACHESS_SANITIZE BACHESS_VALGRIND")
-    exes = [os.path.abspath(p) for p in sys.argv[1:]]
+@pytest.fixture(scope="module")
+def exes():
+    """The optimised build, the sanitizer build, the valgrind (debug) build."""
     os.environ["ASAN_OPTIONS"] = (os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=1").lstrip(":")
-    only = [w for w in os.environ.get("MEMORY_ONLY", "").split(",") if w]
-    chosen = [(name, fn) for name, fn in SCENARIOS if not only or any(w in name for w in only)]
-    sys.exit(harness.run_scenarios([(name, lambda fn=fn: fn(exes)) for name, fn in chosen], "memory"))
+    return [os.path.abspath(os.environ[name]) for name in ("BACHESS", "BACHESS_SANITIZE", "BACHESS_DEBUG")]
 
 
-if __name__ == "__main__":
-    main()
+@pytest.mark.parametrize("name, scenario", SCENARIOS, ids=[name for name, _ in SCENARIOS])
+def test_memory(name, scenario, exes):
+    scenario(exes)

@@ -37,7 +37,7 @@ trains a small network on them, and then
      rounding, with and without king buckets; it learns, gives the same
      bytes twice, and refuses a feature beyond the input weights.
 
-    /usr/bin/python3 tests/nnue_train_test.py ./bachess
+    BACHESS=./bachess /usr/bin/python3 -m pytest tests/nnue_train_test.py
 """
 import contextlib
 import io
@@ -45,12 +45,11 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 import torch
 
-from checklist import check, finish
+from checklist import check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts", "nnue"))
@@ -301,8 +300,10 @@ def check_c_gradient(data_path, work):
     check(refused, "a feature beyond the input weights' rows is refused")
 
 
-def main(engine):
-    work = tempfile.mkdtemp(prefix="bachess-nnue-")
+def test_datagen_train_export_evaluate(tmp_path):
+    """The whole pipeline on one small data set, each step on the one before."""
+    engine = os.path.abspath(os.environ.get("BACHESS", "./bachess"))
+    work = str(tmp_path)
     data_path, net_path = os.path.join(work, "data.bin"), os.path.join(work, "net.nnue")
     subprocess.run([engine, "datagen", "--out", os.path.join(work, "games.vf"), "--records", data_path,
                     "--games", "40", "--nodes", "600", "--seed", "5", "--threads", "2"],
@@ -448,8 +449,3 @@ def main(engine):
     check_king_buckets(engine, data_path, net_path, pieces, stm, work)
     check_learning_rate(data_path, work)
     check_c_gradient(data_path, work)
-    return finish("nnue-train-test")
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "./bachess"))

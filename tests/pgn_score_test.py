@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-from checklist import check, finish
+from checklist import check
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(TOP, "scripts", "pgn-score.py")
@@ -49,7 +49,7 @@ def parse(output):
     return m and (int(m[1]), int(m[2]), int(m[3]), int(m[4]), float(m[5]), float(m[6]), float(m[7]))
 
 
-def main():
+def test_pgn_score():
     with tempfile.TemporaryDirectory() as tmp:
         first = os.path.join(tmp, "first.pgn")
         second = os.path.join(tmp, "second.pgn")
@@ -84,9 +84,3 @@ def main():
         missing = run(first, "--engine", "nobody")
         check(missing.returncode == 1 and "no finished game of nobody" in missing.stderr,
               f"an engine in no game: exit {missing.returncode}, stdout '{missing.stdout.strip()}'")
-
-    return finish("pgn-score-test")
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -19,9 +19,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
-from checklist import check, finish
+import pytest
+
+from checklist import check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts", "selfplay"))
@@ -145,17 +146,18 @@ def round_trip(engine, work):
           "make-net.sh with TRAINER=c: " + (runs[1].stdout + runs[1].stderr).strip().splitlines()[-1])
 
 
-def main(engine):
-    engine = os.path.abspath(engine)
-    work = tempfile.mkdtemp(prefix="bachess-store-")
-    try:
-        the_repository_store(engine)
-        planted_defects(engine, work)
-        round_trip(engine, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return finish("selfplay-store-test")
+@pytest.fixture
+def engine():
+    return os.path.abspath(os.environ.get("BACHESS", "./bachess"))
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "./bachess"))
+def test_the_repository_store(engine):
+    the_repository_store(engine)
+
+
+def test_planted_defects(engine, tmp_path):
+    planted_defects(engine, str(tmp_path))
+
+
+def test_round_trip(engine, tmp_path):
+    round_trip(engine, str(tmp_path))

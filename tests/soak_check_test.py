@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """soak_check_test.py — scripts/soak-check.py, the soak's judge of every
-game (make script-tests).
+game (make script-tests, under pytest).
 
 On small PGNs and runner outputs written here, in the forms fastchess and
 XBoard write them:
@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-from checklist import check, finish
+from checklist import check
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(TOP, "scripts", "soak-check.py")
@@ -79,7 +79,7 @@ def first_bad(output):
     return match.group(1) if match else ""
 
 
-def main():
+def test_soak_check():
     with tempfile.TemporaryDirectory() as d:
         status, out = run(d, "".join(CLEAN), "--games", "3")
         check(status == 0 and "soak-check: ok" in out and "3 games" in out, "a clean match passes", out)
@@ -119,8 +119,3 @@ def main():
 
         missing = subprocess.run([sys.executable, SCRIPT, os.path.join(d, "none.pgn")], capture_output=True, text=True)
         check(missing.returncode == 2, "an unreadable PGN: exit 2", missing.stderr)
-    return finish("soak-check-test")
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -18,18 +18,19 @@
      reported while the engine plays on, the tables split over two
      directories (A:B), SyzygyPath during a search.
 
-    python3 tests/syzygy_test.py ./bachess [POSITIONS]
+    BACHESS=./bachess SYZYGY_POSITIONS=1000 python3 -m pytest tests/syzygy_test.py
 """
 import os
 import random
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 
-from checklist import check, finish
-from engine_pipe import EnginePipe
+import pytest
+
+from checklist import check
+from enginedriver import Engine, Stockfish
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TABLES = os.path.join(HERE, "..", "data", "syzygy")
@@ -149,21 +150,24 @@ def oracle(engine, wanted):
     check(kinds.get("cursed win", 0) > 0 and kinds.get("blessed loss", 0) > 0, "cursed wins and blessed losses included")
 
 
+ORACLE = []
+
+
 def legal_moves(fen):
     """The legal moves of `fen` by Stockfish's `go perft 1`."""
-    out = subprocess.run(["/usr/games/stockfish"], input=f"position fen {fen}\ngo perft 1\nquit\n",
-                         capture_output=True, text=True, timeout=20).stdout
-    return set(re.findall(r"^([a-h][1-8][a-h][1-8][qrbn]?): \d+$", out, re.M))
+    if not ORACLE:
+        ORACLE.append(Stockfish())
+    return ORACLE[0].legal_moves(fen)
 
 
-class Uci(EnginePipe):
+class Uci(Engine):
     def __init__(self, engine, prefix=()):
-        super().__init__(list(prefix) + [engine], timeout=20)
+        super().__init__(engine, prefix=prefix, timeout=20, quit_timeout=10)
         self.send("uci")
         self.until("uciok")
 
     def until(self, pattern, timeout=None):
-        """EnginePipe's lines, stripped of their blanks."""
+        """Engine's lines, stripped of their blanks."""
         return [line.strip() for line in super().until(pattern, timeout)]
 
 
@@ -422,15 +426,27 @@ def protocols(engine):
     shutil.rmtree(work)
 
 
-def main(argv):
-    engine = argv[0] if argv else "./bachess"
-    wanted = int(argv[1]) if len(argv) > 1 else 1000
-    oracle(engine, wanted)
-    best_moves_and_no50(engine, min(wanted, 200))
+@pytest.fixture(scope="module")
+def engine():
+    yield os.environ.get("BACHESS", "./bachess")
+    for oracle in ORACLE:
+        oracle.close()
+
+
+WANTED = int(os.environ.get("SYZYGY_POSITIONS", "1000"))
+
+
+def test_probes_equal_fathom(engine):
+    oracle(engine, WANTED)
+
+
+def test_best_moves_and_no50(engine):
+    best_moves_and_no50(engine, min(WANTED, 200))
+
+
+def test_options(engine):
     options(engine)
+
+
+def test_protocols(engine):
     protocols(engine)
-    return finish("syzygy-test")
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

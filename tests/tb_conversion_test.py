@@ -11,14 +11,15 @@ for the legal moves, `d` for the FEN and the checkers): checkmate,
 stalemate, the fifty-move rule, threefold repetition and bare kings end a
 game; a move that is not legal loses it.
 
-    python3 tests/tb_conversion_test.py ./bachess
+    BACHESS=./bachess python3 -m pytest tests/tb_conversion_test.py
 """
 import os
 import re
-import sys
 import time
 
-from engine_pipe import EnginePipe
+import pytest
+
+from enginedriver import Engine
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TABLES = os.path.abspath(os.path.join(HERE, "..", "data", "syzygy"))
@@ -31,9 +32,9 @@ GAMES = [  # (FEN, bachess plays, the result bachess must reach)
 ]
 
 
-class Uci(EnginePipe):
-    def __init__(self, cmd, options=()):
-        super().__init__(cmd, timeout=30)
+class Uci(Engine):
+    def __init__(self, path, options=()):
+        super().__init__(path, timeout=30, quit_timeout=10)
         self.send("uci")
         self.until("^uciok")
         for name, value in options:
@@ -84,32 +85,29 @@ def play(bachess, stockfish, referee, fen, bachess_side):
         moves.append(move)
 
 
-def main(argv):
-    engine = argv[0] if argv else "./bachess"
-    start = time.monotonic()
-    bachess = Uci([engine], [("OwnBook", "false"), ("SyzygyPath", TABLES)])
-    tables = [n for n in bachess.notes if "up to 4 pieces" in n]
-    stockfish = Uci([STOCKFISH], [("Threads", "1"), ("Hash", "16")])
-    referee = Uci([STOCKFISH])
-    failures = 0
-    if not tables:
-        print(f"FAIL  bachess did not load the tables: {bachess.notes}")
-        failures += 1
-    for fen, side, wanted in GAMES:
-        t0 = time.monotonic()
-        bachess.send("ucinewgame")
-        stockfish.send("ucinewgame")
-        result, why, moves = play(bachess, stockfish, referee, fen, side)
-        ok = result == wanted
-        failures += not ok
-        print(f"{'ok  ' if ok else 'FAIL'}  {fen}: bachess ({'White' if side == 'w' else 'Black'}) {result} by {why} "
-              f"after {len(moves)} plies, want {wanted} ({time.monotonic() - t0:.1f} s)"
-              + ("" if ok else "\n      moves: " + " ".join(moves)), flush=True)
+@pytest.fixture(scope="module")
+def players():
+    """bachess with the tables, stockfish without, and a stockfish referee."""
+    bachess = Uci(os.environ.get("BACHESS", "./bachess"), [("OwnBook", "false"), ("SyzygyPath", TABLES)])
+    stockfish = Uci(STOCKFISH, [("Threads", "1"), ("Hash", "16")])
+    referee = Uci(STOCKFISH)
+    yield bachess, stockfish, referee
     for e in (bachess, stockfish, referee):
         e.quit()
-    print(f"tb conversion: {len(GAMES) + 1 - failures} passed, {failures} failed ({time.monotonic() - start:.0f} s)")
-    return 1 if failures else 0
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def test_tables_loaded(players):
+    notes = players[0].notes
+    assert [n for n in notes if "up to 4 pieces" in n], f"bachess did not load the tables: {notes}"
+
+
+@pytest.mark.parametrize("fen, side, wanted", GAMES, ids=[fen for fen, _, _ in GAMES])
+def test_game(players, fen, side, wanted):
+    bachess, stockfish, referee = players
+    t0 = time.monotonic()
+    bachess.send("ucinewgame")
+    stockfish.send("ucinewgame")
+    result, why, moves = play(bachess, stockfish, referee, fen, side)
+    print(f"{fen}: bachess ({'White' if side == 'w' else 'Black'}) {result} by {why} after {len(moves)} plies, "
+          f"want {wanted} ({time.monotonic() - t0:.1f} s)")
+    assert result == wanted, f"{result} by {why}, want {wanted}; moves: {' '.join(moves)}"

@@ -301,11 +301,11 @@ Test(book, default_book_is_built_from_the_master_games)
     cr_assert_eq(s.bad_games, 0);
     Book builtin;
     book_use_default(&builtin);
-    cr_assert_eq(book.count, builtin.count, "rebuild src/games/book_default.bin (docs/book.md)");
+    cr_assert_eq(book.count, builtin.count, "rebuild embed/book.bin (docs/book.md)");
     for (size_t i = 0; i < book.count; i++) {
         const BookEntry *x = &book.entries[i], *y = &builtin.entries[i];
         cr_assert(x->key == y->key && x->move == y->move && x->weight == y->weight,
-                  "entry %zu differs: rebuild src/games/book_default.bin", i);
+                  "entry %zu differs: rebuild embed/book.bin", i);
     }
     book_free(&book);
 

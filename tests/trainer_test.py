@@ -19,7 +19,7 @@ that `bachess datagen` makes:
      writes, a net it cannot start from, bad arguments) is refused with a
      message and a nonzero exit status, and no net is written.
 
-    /usr/bin/python3 tests/trainer_test.py ./bachess ./bachess-train
+    BACHESS=./bachess BACHESS_TRAIN=./bachess-train /usr/bin/python3 -m pytest tests/trainer_test.py
 """
 import os
 import re
@@ -30,7 +30,7 @@ import tempfile
 import numpy as np
 import torch
 
-from checklist import check, finish
+from checklist import check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts", "nnue"))
@@ -171,7 +171,9 @@ def check_refusals(trainer, data_path, net_path, work):
           + (f"; first wrong {wrong[0]}" if wrong else ""))
 
 
-def main(engine, trainer):
+def test_trainer():
+    engine = os.environ.get("BACHESS", "./bachess")
+    trainer = os.environ.get("BACHESS_TRAIN", "./bachess-train")
     work = tempfile.mkdtemp(prefix="bachess-trainer-")
     data_path = os.path.join(work, "data.bin")
     subprocess.run([engine, "datagen", "--out", os.path.join(work, "games.vf"), "--records", data_path,
@@ -210,9 +212,3 @@ def main(engine, trainer):
           "--init with no epoch writes the net it started from, byte for byte", detail=r.stderr)
 
     check_refusals(trainer, data_path, net_path, work)
-    return finish("trainer-test")
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "./bachess",
-                  sys.argv[2] if len(sys.argv) > 2 else "./bachess-train"))

@@ -61,7 +61,7 @@ answer, an event-stream line, a socket closed by the server, the server's
 own sockets), bounded only by a liveness timeout (ANSWER_SECONDS) far above
 the worst case measured under load.
 
-    python3 tests/web_server_test.py ./bachess
+    BACHESS=./bachess python3 -m pytest tests/web_server_test.py
 """
 import os
 import random
@@ -70,11 +70,12 @@ import selectors
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 
-from checklist import check, finish
+import pytest
+
+from checklist import check
 
 RSS_BOUND_MB = 160
 STREAMS = 200
@@ -817,14 +818,28 @@ def review_checks(engine):
     stop_server(server)
 
 
-def main(engine):
+@pytest.fixture
+def engine():
+    return os.path.abspath(os.environ.get("BACHESS", "./bachess"))
+
+
+def test_threads_zero_refused(engine):
     bad = subprocess.run([engine, "web", "--port", str(free_port()), "--threads", "0"], capture_output=True,
                          text=True, timeout=ANSWER_SECONDS)
     check(bad.returncode == 2 and "Threads" in bad.stderr, f"--threads 0 refused: exit {bad.returncode}, "
           f"{bad.stderr.strip()[:80]!r}")
-    tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "syzygy")
+
+
+def test_bind(engine):
     bind_checks(engine)
+
+
+def test_review(engine):
     review_checks(engine)
+
+
+def test_server_under_bad_and_heavy_use(engine):
+    tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "syzygy")
     server, port, first = start_server(engine, ["--hash", "32", "--threads", "2", "--syzygy", tables],
                                        stderr=subprocess.PIPE)
     check(f"http://127.0.0.1:{port}/" in first, f"prints its address: {first.strip()!r}")
@@ -1009,8 +1024,3 @@ def main(engine):
           f"{not_shown} lines of the server's life reported as not shown")
     for kind, seconds in sorted(measured.items(), key=lambda kv: -kv[1]):
         print(f"note  slowest {kind}: {seconds:.2f} s")
-    return finish("web-server-test")
-
-
-if __name__ == "__main__":
-    sys.exit(main(os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./bachess")))

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""tests/windows_test.py BACHESS_EXE LINUX_BACHESS WORK_DIR — the Windows build
-(bachess.exe, cross-built with mingw-w64) under Debian's wine:
+"""tests/windows_test.py — the Windows build (bachess.exe, cross-built with
+mingw-w64) under Debian's wine:
+
+    BACHESS_EXE=bachess.exe BACHESS=./bachess WINDOWS_WORK=DIR python3 -m pytest tests/windows_test.py
 
   - the bench's node count equals the Linux build's;
   - UCI with CRLF line ends: uci, isready, position ... moves, go depth (the
@@ -14,21 +16,21 @@
   - the end of input and Ctrl-C end the engine; output lines end in LF
     alone; the CPU check's one-line refusal.
 
-Wine's prefix goes to WORK_DIR/wine (created by the first run). No figure of
+Wine's prefix goes to WINDOWS_WORK/wine (created by the first run). No figure of
 speed is asserted; every wait is a bound on an engine that hangs, far above
-what it takes (docs/building.md gives the measured times).
+what it takes (docs/results/building.md gives the measured times).
 """
 import os
 import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checklist import check, finish  # noqa: E402
-from engine_pipe import EnginePipe  # noqa: E402
+import pytest
+
+from checklist import check
+from enginedriver import Engine
 
 # The first run of wine in a new prefix sets the prefix up: 6 s measured on
 # the 2-core test machine idle; the bound allows for a loaded one.
@@ -45,18 +47,11 @@ def windows_path(unix_path):
     return "Z:" + os.path.abspath(unix_path).replace("/", "\\")
 
 
-class WineEngine(EnginePipe):
+class WineEngine(Engine):
     """bachess.exe under wine, sent lines ending in CR LF as on Windows."""
 
     def __init__(self, exe, env, timeout=ANSWER_S):
-        self.p = subprocess.Popen(["wine", exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, bufsize=0, env=env)
-        self.buf = b""
-        self.timeout = timeout
-
-    def send(self, line):
-        self.p.stdin.write((line + "\r\n").encode())
-        self.p.stdin.flush()
+        super().__init__(exe, prefix=("wine",), env=env, eol="\r\n", timeout=timeout, quit_timeout=10)
 
 
 def last_line(text):
@@ -90,7 +85,7 @@ def uci_scenarios(exe, linux, env, work):
 
     moves = "e2e4 e7e5 g1f3"
     got = best_move_at_depth(e, 8, moves)
-    native = EnginePipe([linux], SEARCH_S)
+    native = Engine(linux, timeout=SEARCH_S, quit_timeout=10)
     native.send("uci")
     want = best_move_at_depth(native, 8, moves)
     native.quit()
@@ -112,7 +107,7 @@ def uci_scenarios(exe, linux, env, work):
         e.send(bad)
     e.send("isready")
     e.until(r"^readyok")
-    check(e.p.poll() is None, "bad input: still answering isready")
+    check(e.proc.poll() is None, "bad input: still answering isready")
 
     # Windows paths: drive letters, backslashes; ';' between Syzygy folders.
     drive_c = os.path.join(env["WINEPREFIX"], "drive_c")
@@ -147,9 +142,9 @@ def uci_scenarios(exe, linux, env, work):
 
     e.send("quit")
     try:
-        status = e.p.wait(timeout=ANSWER_S)
+        status = e.proc.wait(timeout=ANSWER_S)
     except subprocess.TimeoutExpired:
-        e.p.kill()
+        e.proc.kill()
         status = None
     check(status == 0, f"quit: exit status {status}")
 
@@ -184,12 +179,11 @@ def hash_resizing(exe, env):
     check(answered == HASH_SIZES_MB, f"Hash {HASH_SIZES_MB} MiB in turn, Clear Hash: a bestmove at {answered}")
     e.send("quit")
     try:
-        status = e.p.wait(timeout=ANSWER_S)
+        status = e.proc.wait(timeout=ANSWER_S)
     except subprocess.TimeoutExpired:
-        e.p.kill()
         status = None
-    trouble = [line for line in e.p.stderr.read().decode("utf-8", "replace").splitlines()
-               if WINE_TROUBLE.search(line)]
+    e.kill()  # ends it if it still runs, and reads its stderr to the end
+    trouble = [text for _, way, text in e.log if way == "!" and WINE_TROUBLE.search(text)]
     check(status == 0 and not trouble, f"resized, cleared, quit: exit status {status}, wine's heap warnings {trouble}")
 
 
@@ -207,7 +201,7 @@ def xboard_scenario(exe, env):
         lines = e.until(r"^move ", SEARCH_S)
         check(re.match(r"^move [a-h][1-8][a-h][1-8]", lines[-1]) is not None, f"usermove {move}: {lines[-1]}")
     e.send("quit")
-    check(e.p.wait(timeout=ANSWER_S) == 0, "xboard quit: exit status 0")
+    check(e.proc.wait(timeout=ANSWER_S) == 0, "xboard quit: exit status 0")
 
 
 def end_of_input(exe, env):
@@ -223,11 +217,11 @@ def ctrl_c(exe, env):
     e.until(r"^uciok")
     e.send("go infinite")
     e.until(r"^info depth", SEARCH_S)
-    e.p.send_signal(signal.SIGINT)
+    e.proc.send_signal(signal.SIGINT)
     try:
-        status = e.p.wait(timeout=ANSWER_S)
+        status = e.proc.wait(timeout=ANSWER_S)
     except subprocess.TimeoutExpired:
-        e.p.kill()
+        e.proc.kill()
         status = None
     check(status is not None, f"Ctrl-C during go infinite: the engine ends (status {status})")
 
@@ -240,26 +234,45 @@ def cpu_refusal(exe, env):
           f"a CPU without what the build needs: one line, status 1: {lines} {p.returncode}")
 
 
-def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: windows_test.py BACHESS_EXE LINUX_BACHESS WORK_DIR")
-    exe, linux, work = (os.path.abspath(a) for a in sys.argv[1:])
+@pytest.fixture(scope="module")
+def wine():
+    """(bachess.exe, the Linux build, wine's environment, the work folder),
+    the wine prefix made or brought up to date."""
+    exe, linux, work = (os.path.abspath(os.environ[name]) for name in ("BACHESS_EXE", "BACHESS", "WINDOWS_WORK"))
     env = dict(os.environ, WINEPREFIX=os.path.join(work, "wine"), WINEDEBUG="-all", WINEDLLOVERRIDES="mscoree,mshtml=")
     start = time.monotonic()
     subprocess.run(["wineboot", "--init"], env=env, capture_output=True, timeout=PREFIX_SETUP_S)
     subprocess.run(["wineserver", "--wait"], env=env, capture_output=True, timeout=PREFIX_SETUP_S)
     print(f"wine prefix ready in {time.monotonic() - start:.1f} s ({env['WINEPREFIX']})", flush=True)
+    return exe, linux, env, work
 
+
+def test_bench_as_linux(wine):
+    exe, linux, env, _ = wine
     nodes, want = bench_nodes(["wine", exe], env), bench_nodes([linux], os.environ)
     check(nodes is not None and nodes == want, f"bench: {nodes} nodes, the Linux build's {want}")
+
+
+def test_uci(wine):
+    exe, linux, env, work = wine
     uci_scenarios(exe, linux, env, work)
-    hash_resizing(exe, env)
-    xboard_scenario(exe, env)
-    end_of_input(exe, env)
-    ctrl_c(exe, env)
-    cpu_refusal(exe, env)
-    sys.exit(finish("windows-test"))
 
 
-if __name__ == "__main__":
-    main()
+def test_hash_resizing(wine):
+    hash_resizing(wine[0], wine[2])
+
+
+def test_xboard(wine):
+    xboard_scenario(wine[0], wine[2])
+
+
+def test_end_of_input(wine):
+    end_of_input(wine[0], wine[2])
+
+
+def test_ctrl_c(wine):
+    ctrl_c(wine[0], wine[2])
+
+
+def test_cpu_refusal(wine):
+    cpu_refusal(wine[0], wine[2])

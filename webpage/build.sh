@@ -1,13 +1,13 @@
 #!/bin/sh
 # webpage/build.sh [OUT] — rebuilds the page of `bachess web` into OUT (default
-# src/web/assets/, committed, so that building bachess needs neither npm nor
-# the network; the page itself, src/web/assets/index.html, is written there
+# embed/web/, committed, so that building bachess needs neither npm nor
+# the network; the page itself, embed/web/index.html, is written there
 # by hand): the bundle of src/app.js and its modules with chessops and
 # cm-chessboard (versions pinned in package-lock.json), the styles, and
 # cm-chessboard's sprites. webpage/check-build.sh checks that the committed
 # files are what this script makes of the sources.
 set -e
-out=$(realpath -m "${1:-$(dirname "$0")/../src/web/assets}")
+out=$(realpath -m "${1:-$(dirname "$0")/../embed/web}")
 cd "$(dirname "$0")"
 [ -d node_modules/esbuild ] || npm ci --no-audit --no-fund --loglevel=error
 mkdir -p "$out/pieces" "$out/extensions/markers" "$out/extensions/arrows"

@@ -95,7 +95,7 @@ def git_commit():
     """The checkout's commit, with "-dirty" when the engine's sources differ from it."""
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
-    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "src", "nets", "Makefile"],
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "src", "nets", "embed", "Makefile"],
                            capture_output=True, text=True).stdout.strip()
     return commit + ("-dirty" if dirty else "")
 

@@ -16,7 +16,7 @@
  *
  * A pure library: which book the engine plays from, and when, is the
  * engine's business (engine_book.h). The built-in book is the Polyglot file
- * src/games/book_default.bin, made from data/master_games.pgn and built into
+ * embed/book.bin, made from data/master_games.pgn and built into
  * the binary (book_default.c).
  */
 #include <stdbool.h>

@@ -1,13 +1,13 @@
-/* book_default.c — the built-in opening book: src/games/book_default.bin, a
+/* book_default.c — the built-in opening book: embed/book.bin, a
  * Polyglot file, inside the binary (incbin.h). Made by
  *   bachess book build data/master_games.pgn --max-ply 20 --min-games 3 \
- *       -o src/games/book_default.bin
+ *       -o embed/book.bin
  * (12902 games, 7628 entries for 5877 positions; docs/book.md). */
 #include "games/book.h"
 
 #include "incbin.h"
 
-INCBIN(bachess_default_book, "src/games/book_default.bin");
+INCBIN(bachess_default_book, "embed/book.bin");
 
 const unsigned char *book_default_bytes(size_t *size)
 {

@@ -1,4 +1,4 @@
-/* web_assets.c — src/web/assets/ inside the binary (see web_assets.h).
+/* web_assets.c — embed/web/ inside the binary (see web_assets.h).
  * The assembler's .incbin reads each file when this is compiled (incbin.h); paths are
  * relative to the top of the repository, where make runs. */
 #include "web/web_assets.h"
@@ -7,7 +7,7 @@
 
 #include "incbin.h"
 
-#define EMBED(name, file) INCBIN(bachess_web_##name, "src/web/assets/" file);
+#define EMBED(name, file) INCBIN(bachess_web_##name, "embed/web/" file);
 
 EMBED(index, "index.html")
 EMBED(app_js, "app.js")

@@ -1,7 +1,7 @@
 #pragma once
 /*
  * web_assets.h — the page of `bachess web`, built into the binary (the
- * files of src/web/assets/, embedded at compile time), so that it is served
+ * files of embed/web/, embedded at compile time), so that it is served
  * the same from any working directory. The served paths are exactly these;
  * every other path is not found.
  */

@@ -4,20 +4,21 @@
 Drives the engine through pipes, as a GUI would, and checks the output of
 every scenario: start-up and feature negotiation, then the CECP commands
 one by one (moves, clocks, pondering, analysis, draws, set-up). Stockfish (`go perft 1`) says which moves are
-legal. One line per scenario, then "N passed, N failed"; the exit status
-is non-zero on any failure.
+legal. One pytest test per scenario.
 
-    tests/conformance/cecp_test.py [ENGINE]      (default $BACHESS or ./bachess)
+    BACHESS=./bachess [CECP_ONLY=04,05] python3 -m pytest tests/conformance/cecp_test.py
 """
 import os
 import re
 import sys
 import time
 
+import pytest
+
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (EVAL_FEN, START_FEN, Engine, HarnessError, Stockfish,  # noqa: E402
-                     engine_path, eval_files, run_scenarios)
+                     engine_path, eval_files)
 
 THINKING = re.compile(r"^\s*(\d+)\s+([+-]?\d+)\s+(\d+)\s+(\d+)((?:\s+\d+)*)\s+(\S.*)$")
 MOVE = r"^move ([a-h][1-8][a-h][1-8][qrbn]?)$"
@@ -1102,23 +1103,26 @@ SCENARIOS = [
 ]
 
 
-def main():
+@pytest.fixture(scope="module", autouse=True)
+def oracle_and_measures():
+    """The oracle closed and, with CECP_MEASURE=1, the worst measured values
+    printed at the end."""
     path = engine_path()
-    if not os.access(path, os.X_OK):
-        print(f"cecp_test: no engine at {path}", file=sys.stderr)
-        return 2
-    only = os.environ.get("CECP_ONLY")
-    chosen = [(name, lambda name=name, fn=fn: (CURRENT.__setitem__(0, name.split()[0]), fn()))
-              for name, fn in SCENARIOS if not only or name[:2] in only.split(",")]
-    try:
-        return run_scenarios(chosen, "CECP conformance")
-    finally:
-        if os.environ.get("CECP_MEASURE"):
-            for kind, (value, where) in sorted(MEASURED.items()):
-                print("measured  %-44s %9.3f  (scenario %s)" % (kind, value, where))
-        if SF:
-            SF.close()
+    assert os.access(path, os.X_OK), f"cecp_test: no engine at {path}"
+    yield
+    if os.environ.get("CECP_MEASURE"):
+        for kind, (value, where) in sorted(MEASURED.items()):
+            print("measured  %-44s %9.3f  (scenario %s)" % (kind, value, where))
+    if SF:
+        SF.close()
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+# CECP_ONLY=04,05 runs only the scenarios numbered so (the sanitizer build's run).
+ONLY = [n for n in os.environ.get("CECP_ONLY", "").split(",") if n]
+CHOSEN = [(name, fn) for name, fn in SCENARIOS if not ONLY or name[:2] in ONLY]
+
+
+@pytest.mark.parametrize("name, scenario", CHOSEN, ids=[name for name, _ in CHOSEN])
+def test_cecp(name, scenario):
+    CURRENT[0] = name.split()[0]
+    scenario()

@@ -1,17 +1,15 @@
 #!/usr/bin/env python3
 """uci_test.py — UCI conformance scenarios for bachess.
 
-    python3 tests/conformance/uci_test.py ./bachess [-k WORD] [--seed N]
+    BACHESS=./bachess [UCI_SEED=N] python3 -m pytest tests/conformance/uci_test.py [-k WORD]
 
 Runs the UCI scenarios (start-up and the handshake, then positions, searches,
 pondering, options, stop and isready during a search) plus bad input (over-long lines, out-of-range
 values, garbage). Every move the engine sends is checked against an
 independent move generator: Debian's stockfish, `go perft 1`. Every test
 also checks that the engine is still alive at its end and leaves within
-1 s of `quit`. Prints one line per scenario, then "N passed, N failed";
-the exit code is 0 only if everything passed.
+1 s of `quit`. One pytest test per scenario.
 """
-import argparse
 import fcntl
 import os
 import random
@@ -21,6 +19,8 @@ import subprocess
 import sys
 import termios
 import time
+
+import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
@@ -274,19 +274,10 @@ class UciEngine(harness.Engine):
 
 
 class Oracle(harness.Stockfish):
-    """harness.Stockfish plus the FEN after some moves (stockfish's `d`)."""
+    """harness.Stockfish, told the start position by its FEN too."""
 
     def legal_moves(self, fen=None, moves=()):
         return super().legal_moves(None if fen in (None, "startpos", START_FEN) else fen, tuple(moves))
-
-    def fen(self, fen=None, moves=()):
-        pos = "position " + ("startpos" if fen in (None, "startpos") else "fen " + fen)
-        if moves:
-            pos += " moves " + " ".join(moves)
-        self.eng.skip_to_end()
-        self.eng.send(pos)
-        self.eng.send("d")
-        return self.eng.expect(r"^Fen: (.*)$", 5).group(1)
 
 
 # ---- helpers ----------------------------------------------------------------
@@ -1711,31 +1702,26 @@ def t_debug_optimum():
     check(not [l for l in quiet.lines if "optimum" in l], "an optimum with debug off: %r" % quiet.lines)
     check_legal(quiet.best, fen)
 
-def main():
+@pytest.fixture(scope="module", autouse=True)
+def engine_and_seed():
+    """The engine (BACHESS) and the scenarios' random seed (UCI_SEED, by
+    default from the clock: printed, to run a failure again); the oracles
+    closed and, with UCI_MEASURE=1, the worst measured values printed at the end."""
     global BINARY, RNG
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("engine", help="the bachess binary")
-    parser.add_argument("-k", dest="keyword", help="run only the scenarios whose name contains this")
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
-    args = parser.parse_args()
-    BINARY = os.path.abspath(args.engine)
-    if not os.access(BINARY, os.X_OK):
-        print("no engine binary at %s" % BINARY)
-        return 2
-    seed = args.seed if args.seed is not None else int(time.time() * 1000) % 1000000
+    BINARY = os.path.abspath(os.environ.get("BACHESS", "./bachess"))
+    assert os.access(BINARY, os.X_OK), "no engine binary at %s" % BINARY
+    seed = int(os.environ.get("UCI_SEED", int(time.time() * 1000) % 1000000))
     RNG = random.Random(seed)
-    tests = [t for t in TESTS if not args.keyword or args.keyword.lower() in t[0].lower()]
-    print("UCI conformance: %s (seed %d; rerun with --seed %d)" % (BINARY, seed, seed), flush=True)
-    try:
-        return harness.run_scenarios(tests, "UCI conformance")
-    finally:
-        if os.environ.get("UCI_MEASURE"):
-            for kind, (value, where) in sorted(MEASURED.items()):
-                print("measured  %-44s %9.3f  (scenario %s)" % (kind, value, where))
-        for o in (ORACLE, ORACLE960):
-            if o:
-                o.close()
+    print("UCI conformance: %s (seed %d; run again with UCI_SEED=%d)" % (BINARY, seed, seed), flush=True)
+    yield
+    if os.environ.get("UCI_MEASURE"):
+        for kind, (value, where) in sorted(MEASURED.items()):
+            print("measured  %-44s %9.3f  (scenario %s)" % (kind, value, where))
+    for o in (ORACLE, ORACLE960):
+        if o:
+            o.close()
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+@pytest.mark.parametrize("name, run", TESTS, ids=[name for name, _ in TESTS])
+def test_uci(name, run):
+    run()
