@@ -50,6 +50,8 @@ void wdl_from_score(int score, int material, int *win, int *draw, int *loss)
 
 int wdl_normalize(int score, int material)
 {
+    if (is_decisive_score(score))
+        return score;
     /* Held below the tablebase band, which is shown unscaled: a large
      * evaluation scaled up never reads as a tablebase win. */
     long shown = lround(score * 100.0 / wdl_win_midpoint(material)), limit = TB_WIN_IN_MAX - 1;

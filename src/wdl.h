@@ -20,8 +20,9 @@ double wdl_win_midpoint(int material);
  * in centipawns from the side to move's view; not for mate scores. */
 void wdl_from_score(int score, int material, int *win, int *draw, int *loss);
 
-/* The score shown to users: 100 where the win chance is 50 %; always
- * below the tablebase band of score.h. */
+/* The score shown to users: 100 where the win chance is 50 %, held below
+ * the tablebase band of score.h; a tablebase or mate score as it is, so
+ * that every front end shows them alike. */
 int wdl_normalize(int score, int material);
 
 #endif

@@ -219,7 +219,7 @@ typedef struct {
  * (docs/wdl.md; a tablebase win's as it is), or #N / #-N for a mate. */
 static void format_white_score(int score, Color side, int material, char *out, size_t size)
 {
-    int shown = is_decisive_score(score) ? score : wdl_normalize(score, material);
+    int shown = wdl_normalize(score, material);
     int white = side == WHITE ? shown : -shown;
     if (white >= MATE_IN_MAX)
         snprintf(out, size, "#%d", (MATE - white + 1) / 2);

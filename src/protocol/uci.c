@@ -86,8 +86,7 @@ static void finish_search(const char *command)
 }
 
 /* "cp 31", "mate 3" or "mate -2": UCI counts mate in moves, not plies;
- * centipawns normalised to the material (docs/wdl.md), but not a tablebase
- * win's score, which stays recognisable. */
+ * centipawns normalised to the material (wdl_normalize). */
 static void format_score(int score, int material, char *out, size_t size)
 {
     if (score >= MATE_IN_MAX)
@@ -95,7 +94,7 @@ static void format_score(int score, int material, char *out, size_t size)
     else if (score <= -MATE_IN_MAX)
         snprintf(out, size, "mate %d", -(MATE + score) / 2);
     else
-        snprintf(out, size, "cp %d", is_decisive_score(score) ? score : wdl_normalize(score, material));
+        snprintf(out, size, "cp %d", wdl_normalize(score, material));
 }
 
 /* The win/draw/loss chances of the score at the root (src/wdl.c); a mate

@@ -90,7 +90,7 @@ static void reply_error(const char *reason, const Tokens *t)
 }
 
 /* Scores as CECP shows them: centipawns normalised to the material
- * (docs/wdl.md; a tablebase win's score as it is), or 100000 + N for mate
+ * (wdl_normalize), or 100000 + N for mate
  * in N moves and -100000 - N for mated in N. */
 static int cecp_score(int score, int material)
 {
@@ -98,7 +98,7 @@ static int cecp_score(int score, int material)
         return MATE_OUTPUT + (MATE - score + 1) / 2;
     if (score <= -MATE_IN_MAX)
         return -MATE_OUTPUT - (MATE + score) / 2;
-    return is_decisive_score(score) ? score : wdl_normalize(score, material);
+    return wdl_normalize(score, material);
 }
 
 /* A move as XBoard wants it: coordinates, and O-O / O-O-O for castling in
