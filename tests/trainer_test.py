@@ -5,17 +5,24 @@ that `bachess datagen` makes:
 
   1. on one batch from the same weights, its outputs, mean loss and every
      weight's gradient are torch's, within float32 rounding (bounds below),
-     with SCReLU and with CReLU;
+     with SCReLU, with CReLU, and with 8 output buckets;
   2. with no epoch and no bias correction it writes the file model.py's
-     quantise() and write_net() make of the same weights, byte for byte;
+     quantise() and write_net() make of the same weights, byte for byte,
+     with one output bucket (version 1) and with 8 (version 2);
   3. it learns (the training loss falls to less than half), and its log
      has the held-out loss of every epoch and the positions a second;
-  4. the engine evaluates the net it wrote exactly as Python's integer
-     code does, within the bound of nnue_train_test.py of the trainer's own
-     float evaluation of the file's weights (--evaluate);
+  4. the engine evaluates the nets it wrote (one output bucket, and 8
+     trained with a schedule of lambda) exactly as Python's integer code
+     does, within the bound of nnue_train_test.py of the trainer's own float
+     evaluation of the file's weights (--evaluate);
   5. the same arguments give the same bytes with one thread and with two,
-     and another seed other bytes; --init with no epoch writes its net back;
-  6. bad input (a missing or truncated records file, a record no datagen
+     and another seed other bytes; --init with no epoch writes its net back,
+     and from a one-bucket net into 8 buckets writes model.load_quantised()'s;
+  6. --final-lambda: the mean loss of a batch at an epoch (--check-epoch) is
+     the one computed here by hand from the records and the outputs with
+     that epoch's lambda, the log prints every epoch's lambda, and a
+     --final-lambda equal to --lambda gives the bytes of no schedule;
+  7. bad input (a missing or truncated records file, a record no datagen
      writes, a net it cannot start from, bad arguments) is refused with a
      message and a nonzero exit status, and no net is written.
 
@@ -54,39 +61,48 @@ def run(trainer, args):
     return subprocess.run([trainer] + args, capture_output=True, text=True)
 
 
-def torch_net(dump_path, screlu):
-    """(torch net holding the C trainer's weights, its outputs, loss, gradients) of a --gradient-check file."""
+def read_dump(dump_path):
+    """(hidden, buckets, weights, outputs, loss, gradients) of a --gradient-check file."""
     raw = open(dump_path, "rb").read()
-    hidden, count = np.frombuffer(raw[:8], "<i4")
-    size = model.INPUTS * hidden + 3 * hidden + 1
-    values = np.frombuffer(raw[8:], "<f4")
+    hidden, count, buckets = (int(v) for v in np.frombuffer(raw[:12], "<i4"))
+    size = model.INPUTS * hidden + hidden + 2 * hidden * buckets + buckets
+    values = np.frombuffer(raw[12:], "<f4")
     weights, outputs = values[:size], values[size:size + count]
-    loss, grads = values[size + count], values[size + count + 1:]
-    net = model.PerspectiveNet(int(hidden), screlu=screlu)
-    w1, b1, w2, b2 = (torch.from_numpy(a.copy()) for a in split(weights, int(hidden)))
+    return hidden, buckets, weights, outputs, float(values[size + count]), values[size + count + 1:]
+
+
+def torch_net(dump_path, screlu):
+    """(torch net holding the C trainer's weights, its outputs, loss, gradients, buckets) of a --gradient-check file."""
+    hidden, buckets, weights, outputs, loss, grads = read_dump(dump_path)
+    net = model.PerspectiveNet(hidden, screlu=screlu, buckets=buckets)
+    w1, b1, w2, b2 = (torch.from_numpy(a.copy()) for a in split(weights, hidden, buckets))
     with torch.no_grad():
-        net.ft.weight.copy_(w1.reshape(-1, int(hidden)))
+        net.ft.weight.copy_(w1.reshape(-1, hidden))
         net.ft_bias.copy_(b1)
-        net.out.weight.copy_(w2.reshape(1, -1))
+        net.out.weight.copy_(w2.reshape(buckets, -1))
         net.out.bias.copy_(b2)
-    return net, outputs, float(loss), grads, int(count)
+    return net, outputs, loss, grads, len(outputs), buckets
 
 
-def split(vector, hidden):
+def split(vector, hidden, buckets=1):
     """A flat weights-shaped array as (input weights, input bias, output weights, output bias)."""
-    n = model.INPUTS * hidden
-    return vector[:n], vector[n:n + hidden], vector[n + hidden:n + 3 * hidden], vector[-1:]
+    n, out = model.INPUTS * hidden, 2 * hidden * buckets
+    return vector[:n], vector[n:n + hidden], vector[n + hidden:n + hidden + out], vector[n + hidden + out:]
 
 
-def check_gradient(trainer, data_path, work, crelu):
+def check_gradient(trainer, data_path, work, crelu, buckets=1):
     dump = os.path.join(work, "gradient.bin")
     args = [data_path, "--gradient-check", dump, "--hidden", str(HIDDEN), "--batch", str(BATCH), "--seed", "3",
-            "--lambda", "0.25", "--k", "175"] + (["--crelu"] if crelu else [])
+            "--lambda", "0.25", "--k", "175", "--output-buckets", str(buckets)] + (["--crelu"] if crelu else [])
     r = run(trainer, args)
-    check(r.returncode == 0, f"--gradient-check{' --crelu' if crelu else ''} runs", detail=r.stderr)
-    net, outputs, loss, grads, count = torch_net(dump, screlu=not crelu)
-    batch = train.batch_tensors(data.RecordFiles([data_path]).take(np.arange(count)))
-    torch_out = net(*batch[:4]).detach().numpy()
+    name = ("CReLU" if crelu else "SCReLU") + (f", {buckets} output buckets" if buckets > 1 else "")
+    check(r.returncode == 0, f"--gradient-check ({name}) runs", detail=r.stderr)
+    net, outputs, loss, grads, count, dumped_buckets = torch_net(dump, screlu=not crelu)
+    batch = train.batch_tensors(data.RecordFiles([data_path]).take(np.arange(count)), buckets=buckets)
+    used = np.unique(batch[6].numpy())
+    check(dumped_buckets == buckets and (buckets == 1 or len(used) >= 3),
+          f"{name}: the batch's positions fall in output buckets {used.tolist()}")
+    torch_out = net(*batch[:4], batch[6]).detach().numpy()
     torch_loss = train.loss_of(net, batch, 175.0, 0.25)
     torch_loss.backward()
     torch_grads = [net.ft.weight.grad.numpy().ravel(), net.ft_bias.grad.numpy(), net.out.weight.grad.numpy().ravel(),
@@ -94,8 +110,7 @@ def check_gradient(trainer, data_path, work, crelu):
     out_err = float(np.abs(outputs - torch_out).max())
     loss_err = abs(loss - torch_loss.item()) / torch_loss.item()
     grad_errs = [float(np.abs(c - t).max() / max(np.abs(t).max(), 1e-30))
-                 for c, t in zip(split(grads, HIDDEN), torch_grads)]
-    name = "CReLU" if crelu else "SCReLU"
+                 for c, t in zip(split(grads, HIDDEN, buckets), torch_grads)]
     check(out_err <= OUTPUT_TOLERANCE and loss_err <= LOSS_TOLERANCE,
           f"{name}, {count} positions: outputs within {out_err:.2e} of torch's (bound {OUTPUT_TOLERANCE}), "
           f"mean loss {loss:.6f} within {loss_err:.1e} relative (bound {LOSS_TOLERANCE})")
@@ -105,14 +120,16 @@ def check_gradient(trainer, data_path, work, crelu):
     return net
 
 
-def check_quantisation(trainer, data_path, net, work):
+def check_quantisation(trainer, data_path, net, work, buckets=1):
     """No epoch, no bias correction: the file of the starting weights is model.py's."""
     c_path, py_path = os.path.join(work, "start.nnue"), os.path.join(work, "start-py.nnue")
     r = run(trainer, [data_path, "--out", c_path, "--hidden", str(HIDDEN), "--epochs", "0", "--seed", "3",
-                      "--no-bias-correction"])
+                      "--no-bias-correction", "--output-buckets", str(buckets)])
     model.write_net(py_path, model.quantise(net))
-    same = r.returncode == 0 and open(c_path, "rb").read() == open(py_path, "rb").read()
-    check(same, "the C trainer's file of its starting weights is model.py's quantise() and write_net(), byte for byte",
+    c_bytes = open(c_path, "rb").read() if r.returncode == 0 else b""
+    same = c_bytes == open(py_path, "rb").read() and model.read_net(c_path)["w2"].shape[0] == buckets
+    check(same, f"the C trainer's file of its starting weights ({buckets} output bucket(s), version "
+          f"{c_bytes[8] if c_bytes else '?'}) is model.py's quantise() and write_net(), byte for byte",
           detail=r.stderr)
 
 
@@ -140,7 +157,57 @@ def check_engine(engine, trainer, data_path, net_path):
           f"(bound {INTEGER_TOLERANCE_CP:.3f}) over {len(pick)} positions")
 
 
-def check_refusals(trainer, data_path, net_path, work):
+def check_init_buckets(trainer, data_path, net_path, work):
+    """--init from a one-bucket net into 8 buckets, no epoch: every bucket the
+    old output neuron, the file model.load_quantised() and quantise() make."""
+    c_path, py_path = os.path.join(work, "widened.nnue"), os.path.join(work, "widened-py.nnue")
+    r = run(trainer, [data_path, "--out", c_path, "--hidden", str(HIDDEN), "--epochs", "0", "--init", net_path,
+                      "--output-buckets", "8"])
+    wide = model.PerspectiveNet(HIDDEN, buckets=8)
+    model.load_quantised(wide, model.read_net(net_path))
+    model.write_net(py_path, model.quantise(wide))
+    same = r.returncode == 0 and open(c_path, "rb").read() == open(py_path, "rb").read()
+    check(same, "--init from a one-bucket net into --output-buckets 8 with no epoch writes model.load_quantised()'s "
+          "net, byte for byte", detail=r.stderr)
+
+
+def epoch_lambda(first, last, epochs, epoch):
+    """The lambda of an epoch (1-based) by hand: a straight line from first to last."""
+    return first + (last - first) * (epoch - 1) / (epochs - 1)
+
+
+def check_lambda_schedule(trainer, data_path, work):
+    """--final-lambda: the loss of a batch at the lambda of epoch 3 of 5, from
+    0.25 to 0.75 (0.5), is the one computed here by hand from the records'
+    scores and results and the trainer's outputs; so is epoch 1's (0.25)."""
+    dump = os.path.join(work, "lambda.bin")
+    records = np.asarray(data.open_records([data_path])[0][:BATCH])
+    _, stm, score, result = data.decode(records)
+    score_stm = np.where(stm == 0, score, -score).astype(np.float64)
+    result_stm = np.where(stm == 0, result, 1.0 - result).astype(np.float64)
+    errors, losses = [], {}
+    for epoch in (1, 3, 5):
+        r = run(trainer, [data_path, "--gradient-check", dump, "--hidden", str(HIDDEN), "--batch", str(BATCH),
+                          "--seed", "3", "--k", "175", "--epochs", "5", "--lambda", "0.25", "--final-lambda", "0.75",
+                          "--check-epoch", str(epoch)])
+        if r.returncode != 0:
+            errors.append(r.stderr.strip())
+            continue
+        _, _, _, outputs, loss, _ = read_dump(dump)
+        lam = epoch_lambda(0.25, 0.75, 5, epoch)
+        target = lam * result_stm + (1 - lam) / (1 + np.exp(-score_stm / 175))
+        predicted = 1 / (1 + np.exp(-outputs.astype(np.float64) * model.SCALE / 175))
+        by_hand = float(np.mean((predicted - target) ** 2))
+        losses[epoch] = (loss, by_hand)
+        if abs(loss - by_hand) > LOSS_TOLERANCE * by_hand:
+            errors.append(f"epoch {epoch}: trainer {loss:.7f}, by hand {by_hand:.7f}")
+    distinct = len(losses) == 3 and len({round(v[1], 9) for v in losses.values()}) == 3
+    check(not errors and distinct, "--lambda 0.25 --final-lambda 0.75 over 5 epochs: the batch's loss at epochs 1, 3 "
+          "and 5 (lambda 0.25, 0.5, 0.75) is the hand computation's: "
+          + ", ".join(f"{c:.6f}/{h:.6f}" for c, h in losses.values()), detail="; ".join(errors))
+
+
+def check_refusals(trainer, data_path, net_path, net8_path, work):
     truncated, bad_record, out = (os.path.join(work, n) for n in ("truncated.bin", "bad.bin", "refused.nnue"))
     raw = open(data_path, "rb").read()
     with open(truncated, "wb") as f:
@@ -161,6 +228,18 @@ def check_refusals(trainer, data_path, net_path, work):
         ([data_path], 2, "--out NET.nnue is required"),
         ([data_path, "--out", out, "--hidden", "64", "--init", net_path], 1, "width or activation differs"),
         ([data_path, "--out", out, "--init", truncated], 1, "not a network this trainer reads"),
+        ([data_path, "--out", out, "--output-buckets", "0"], 2, "--output-buckets 0: wants an integer from 1 to 16"),
+        ([data_path, "--out", out, "--output-buckets", "17"], 2, "--output-buckets 17"),
+        ([data_path, "--out", out, "--final-lambda", "1.5"], 2, "--final-lambda 1.5: wants a number from 0 up to 1"),
+        ([data_path, "--out", out, "--final-lambda", "-0.1"], 2, "--final-lambda -0.1"),
+        ([data_path, "--out", out, "--final-lambda", "half"], 2, "--final-lambda half"),
+        ([data_path, "--out", out, "--check-epoch", "2"], 2, "--check-epoch is for --gradient-check only"),
+        ([data_path, "--gradient-check", out, "--epochs", "4", "--check-epoch", "5"], 2,
+         "--check-epoch 5: after the last of --epochs 4"),
+        ([data_path, "--out", out, "--hidden", str(HIDDEN), "--init", net8_path], 1,
+         "8 output buckets, not 1 or --output-buckets"),
+        ([data_path, "--out", out, "--hidden", str(HIDDEN), "--init", net8_path, "--output-buckets", "4"], 1,
+         "8 output buckets, not 1 or --output-buckets"),
     ]
     wrong = []
     for args, status, message in cases:
@@ -185,6 +264,9 @@ def test_trainer():
     net = check_gradient(trainer, data_path, work, crelu=False)
     check_gradient(trainer, data_path, work, crelu=True)
     check_quantisation(trainer, data_path, net, work)
+    net8 = check_gradient(trainer, data_path, work, crelu=False, buckets=8)
+    check_quantisation(trainer, data_path, net8, work, buckets=8)
+    check_lambda_schedule(trainer, data_path, work)
 
     net_path = os.path.join(work, "net.nnue")
 
@@ -211,4 +293,25 @@ def test_trainer():
     check(r.returncode == 0 and open(back, "rb").read() == open(net_path, "rb").read(),
           "--init with no epoch writes the net it started from, byte for byte", detail=r.stderr)
 
-    check_refusals(trainer, data_path, net_path, work)
+    check_init_buckets(trainer, data_path, net_path, work)
+
+    # 8 output buckets, lambda from 0.25 to 0.5 over the 6 epochs
+    net8_path, flat = os.path.join(work, "net8.nnue"), os.path.join(work, "flat.nnue")
+    r = run(trainer, train_args(3) + ["--out", net8_path, "--threads", "2", "--output-buckets", "8",
+                                      "--final-lambda", "0.5"])
+    log = open(net8_path + ".log").read() if r.returncode == 0 else r.stderr
+    fell, how = learned(log)
+    printed = [float(v) for v in re.findall(r"^epoch \d+: training loss .*, lambda ([0-9.]+)$", log, re.M)]
+    wanted = [epoch_lambda(0.25, 0.5, 6, e) for e in range(1, 7)]
+    check(fell and len(printed) == 6 and max(abs(p - w) for p, w in zip(printed, wanted)) < 1e-6
+          and "8 output buckets by piece count" in log and "lambda 0.25 moving to 0.5" in log,
+          f"8 output buckets, --final-lambda 0.5: it learns ({how}); the log gives every epoch's lambda, "
+          f"{', '.join(f'{p:g}' for p in printed)}")
+    check_engine(engine, trainer, data_path, net8_path)
+    r = run(trainer, train_args(3) + ["--out", flat, "--threads", "2", "--final-lambda", "0.25"])
+    log = open(flat + ".log").read() if r.returncode == 0 else r.stderr
+    check(r.returncode == 0 and open(flat, "rb").read() == open(net_path, "rb").read()
+          and not re.search(r", lambda [0-9.]+$", log, re.M),
+          "--final-lambda equal to --lambda gives the bytes of no schedule, and no lambda in the epochs' lines")
+
+    check_refusals(trainer, data_path, net_path, net8_path, work)

@@ -38,7 +38,7 @@ static float clamp(float x, float limit) { return fminf(fmaxf(x, -limit), limit)
 
 void adam_update(const Adam *a, AdamStep step, Weights *w, Weights *shards, int shard_count, size_t begin, size_t end)
 {
-    size_t output_start = (size_t)(w->output_weights - w->storage), bias_index = w->size - 1;
+    size_t output_start = (size_t)(w->output_weights - w->storage), bias_start = (size_t)(w->output_bias - w->storage);
     float *restrict param = w->storage, *restrict m = a->first, *restrict v = a->second;
     for (size_t j = begin; j < end; j++) {
         float g = 0.0f;
@@ -50,6 +50,6 @@ void adam_update(const Adam *a, AdamStep step, Weights *w, Weights *shards, int 
         v[j] = v[j] * (float)BETA2 + g * g * (float)(1.0 - BETA2);
         float denominator = sqrtf(v[j]) / step.correction2_sqrt + EPSILON;
         float moved = param[j] - step.step_size * m[j] / denominator;
-        param[j] = j == bias_index ? moved : clamp(moved, j >= output_start ? MAX_OUTPUT : MAX_INPUT);
+        param[j] = j >= bias_start ? moved : clamp(moved, j >= output_start ? MAX_OUTPUT : MAX_INPUT);
     }
 }

@@ -5,8 +5,9 @@
  *   bachess-train RECORDS... --out NET.nnue [--hidden 32] [--epochs 10]
  *       [--batch 16384] [--lr 0.001] [--final-lr 0] [--lambda 0.5] [--k 400]
  *       [--positions N] [--seed 1] [--crelu] [--mirror] [--threads 1..8]
- *       [--init NET.nnue] [--no-bias-correction]
- *   bachess-train RECORDS... --gradient-check OUT [--batch B] [...]
+ *       [--init NET.nnue] [--no-bias-correction] [--output-buckets 1..16]
+ *       [--final-lambda L]
+ *   bachess-train RECORDS... --gradient-check OUT [--batch B] [--check-epoch E] [...]
  *   bachess-train RECORDS... --evaluate NET.nnue [--positions N]
  *
  * Everything it prints, with the command line, goes into NET.nnue.log.
@@ -78,6 +79,21 @@ static double learning_rate(const Options *o, int epoch)
     return o->lr * pow(o->final_lr / o->lr, (double)(epoch - 1) / (o->epochs - 1));
 }
 
+/* The weight of the game result in an epoch's target: --lambda, or with
+ * --final-lambda a straight line from --lambda in the first epoch to it in
+ * the last (more weight on the result late in training). */
+static double lambda_of(const Options *o, int epoch)
+{
+    if (o->final_lambda == NO_FINAL_LAMBDA || o->epochs <= 1)
+        return o->lambda;
+    return o->lambda + (o->final_lambda - o->lambda) * (double)(epoch - 1) / (o->epochs - 1);
+}
+
+static bool lambda_varies(const Options *o)
+{
+    return o->final_lambda != NO_FINAL_LAMBDA && o->final_lambda != o->lambda && o->epochs > 1;
+}
+
 static void say_command(int argc, char **argv)
 {
     size_t size = 64;
@@ -93,7 +109,8 @@ static void say_command(int argc, char **argv)
     free(line);
 }
 
-/* The starting weights of --init, checked against --hidden and --crelu. */
+/* The starting weights of --init, checked against --hidden, --crelu and
+ * --output-buckets (a one-bucket net fills every bucket). */
 static bool load_start(const Options *o, Weights *start, char *error, size_t esize)
 {
     QuantisedNet q;
@@ -102,23 +119,34 @@ static bool load_start(const Options *o, Weights *start, char *error, size_t esi
     bool fits = q.hidden == o->hidden && q.screlu == !o->crelu;
     if (!fits)
         snprintf(error, esize, "--init %s: its width or activation differs from --hidden/--crelu", o->init);
-    bool ok = fits && netfile_dequantise(&q, start);
+    else if (q.buckets != 1 && q.buckets != o->output_buckets) {
+        snprintf(error, esize, "--init %s: %d output buckets, not 1 or --output-buckets", o->init, q.buckets);
+        fits = false;
+    }
+    bool ok = fits && netfile_dequantise(&q, o->output_buckets, start);
     netfile_free(&q);
     return ok;
 }
 
-/* The float network's weights quantised, the output bias moved by the mean
- * rounding error over the held-out records (unless told not to), written. */
+/* The float network's weights quantised, each output bucket's bias moved
+ * by the mean rounding error over its held-out records (unless told not
+ * to; a bucket without one keeps its bias, as model.correct_output_bias()),
+ * written. */
 static int write_net(const Options *o, const Trainer *t)
 {
     char error[ERROR_SIZE];
     QuantisedNet q;
     Weights rounded;
-    if (!netfile_quantise(&t->weights, &q) || !netfile_dequantise(&q, &rounded))
+    if (!netfile_quantise(&t->weights, &q) || !netfile_dequantise(&q, q.buckets, &rounded))
         return failure("out of memory");
     if (!o->no_bias_correction) {
-        double shift = trainer_mean_difference(t, &t->weights, &rounded, t->held_out, t->held_out_count);
-        q.output_bias += (int32_t)rint(shift * QA * QB);
+        double bucket_shift[MAX_OUTPUT_BUCKETS];
+        size_t bucket_count[MAX_OUTPUT_BUCKETS];
+        double shift = trainer_mean_difference(t, &t->weights, &rounded, t->held_out, t->held_out_count,
+                                               bucket_shift, bucket_count);
+        for (int b = 0; b < q.buckets; b++)
+            if (bucket_count[b])
+                q.output_bias[b] += (int32_t)rint(bucket_shift[b] * QA * QB);
         say("output bias corrected by %+.2f cp, the mean rounding error over the held-out positions", shift * SCALE);
     }
     weights_free(&rounded);
@@ -143,30 +171,42 @@ static int train(const Options *o, Trainer *t, const char *records_named)
 {
     say("data: %zu positions from %s; %zu for training, %zu held out in whole runs of records",
         t->records->count, records_named, t->training_count, t->held_out_count);
-    char schedule[64] = "";
+    char schedule[64] = "", buckets[64] = "", lambdas[64] = "";
     if (o->final_lr > 0)
         snprintf(schedule, sizeof schedule, " falling to %g", o->final_lr);
-    say("net: 768 -> %d x 2 -> 1, %s; K %g, lambda %g, lr %g%s, batch %d, seed %llu, bachess-train (C), "
-        "%d thread(s), %d slices a batch%s", o->hidden, o->crelu ? "CReLU" : "SCReLU", o->k, o->lambda, o->lr,
-        schedule, o->batch, (unsigned long long)o->seed, o->threads, SHARDS,
+    if (o->output_buckets > 1)
+        snprintf(buckets, sizeof buckets, ", %d output buckets by piece count", o->output_buckets);
+    if (lambda_varies(o))
+        snprintf(lambdas, sizeof lambdas, " moving to %g", o->final_lambda);
+    say("net: 768 -> %d x 2 -> 1, %s%s; K %g, lambda %g%s, lr %g%s, batch %d, seed %llu, bachess-train (C), "
+        "%d thread(s), %d slices a batch%s", o->hidden, o->crelu ? "CReLU" : "SCReLU", buckets, o->k, o->lambda,
+        lambdas, o->lr, schedule, o->batch, (unsigned long long)o->seed, o->threads, SHARDS,
         o->mirror ? ", mirrored left to right at random" : "");
     say("epoch 0: held-out loss %.6f", trainer_loss(t, &t->weights, t->held_out, t->held_out_count));
     double started = now();
     for (int epoch = 1; epoch <= o->epochs; epoch++) {
+        /* the held-out loss too is the epoch's: against the target it trained for */
+        t->loss.lambda = (float)lambda_of(o, epoch);
         double start = now(), cpu_start = cpu_now();
         double trained = trainer_epoch(t, epoch, learning_rate(o, epoch), o->batch);
         double seconds = now() - start, cpu_seconds = cpu_now() - cpu_start;
         double held = trainer_loss(t, &t->weights, t->held_out, t->held_out_count);
         double positions = (double)t->training_count;
-        say("epoch %d: training loss %.6f, held-out loss %.6f, %.0f positions/s, %.0f a CPU-second", epoch, trained,
-            held, positions / (seconds > 1e-9 ? seconds : 1e-9), positions / (cpu_seconds > 1e-9 ? cpu_seconds : 1e-9));
+        char lambda[48] = "";
+        if (lambda_varies(o))
+            snprintf(lambda, sizeof lambda, ", lambda %.6f", lambda_of(o, epoch));
+        say("epoch %d: training loss %.6f, held-out loss %.6f, %.0f positions/s, %.0f a CPU-second%s", epoch, trained,
+            held, positions / (seconds > 1e-9 ? seconds : 1e-9), positions / (cpu_seconds > 1e-9 ? cpu_seconds : 1e-9),
+            lambda);
     }
     say("trained in %.1f s", now() - started);
     return write_net(o, t);
 }
 
-/* --gradient-check: the weights, the outputs and the mean loss of the first
- * --batch records, and that batch's gradient, as float32 in one file. */
+/* --gradient-check: the width, the record count and the output buckets
+ * (int32), then the weights, the outputs and the mean loss of the first
+ * --batch records, and that batch's gradient, as float32 in one file; the
+ * loss is that of the lambda of epoch --check-epoch. */
 static int gradient_check(const Options *o, Trainer *t)
 {
     size_t count = t->records->count < (size_t)o->batch ? t->records->count : (size_t)o->batch;
@@ -180,9 +220,10 @@ static int gradient_check(const Options *o, Trainer *t)
         records_decode(t->records, i, false, &p);
         outputs[i] = model_output(&t->weights, &p);
     }
+    t->loss.lambda = (float)lambda_of(o, o->check_epoch);
     float loss = (float)trainer_batch_gradient(t, indices, count);
     FILE *out = fopen(o->gradient_check, "wb");
-    int32_t head[2] = { o->hidden, (int32_t)count };
+    int32_t head[3] = { o->hidden, (int32_t)count, o->output_buckets };
     bool ok = out && fwrite(head, sizeof head, 1, out) == 1
               && fwrite(t->weights.storage, sizeof(float), t->weights.size, out) == t->weights.size
               && fwrite(outputs, sizeof(float), count, out) == count && fwrite(&loss, sizeof loss, 1, out) == 1
@@ -202,7 +243,7 @@ static int evaluate(const Options *o, const RecordSet *records)
     Weights w;
     if (!netfile_read(&q, o->evaluate, error, sizeof error))
         return failure(error);
-    bool ok = netfile_dequantise(&q, &w);
+    bool ok = netfile_dequantise(&q, q.buckets, &w);
     netfile_free(&q);
     if (!ok)
         return failure("out of memory");
@@ -219,7 +260,8 @@ static const char *USAGE =
     "usage: bachess-train RECORDS... --out NET.nnue [--hidden 32] [--epochs 10] [--batch 16384]\n"
     "       [--lr 0.001] [--final-lr LR] [--lambda 0.5] [--k 400] [--positions N] [--seed 1]\n"
     "       [--crelu] [--mirror] [--threads 1..8] [--init NET.nnue] [--no-bias-correction]\n"
-    "       bachess-train RECORDS... --gradient-check OUT | --evaluate NET.nnue\n"
+    "       [--output-buckets 1..16] [--final-lambda L]\n"
+    "       bachess-train RECORDS... --gradient-check OUT [--check-epoch E] | --evaluate NET.nnue\n"
     "RECORDS are files of 32-byte training records (docs/datagen.md; the store's through\n"
     "scripts/selfplay/store.py records). See docs/nnue.md.\n";
 
@@ -232,7 +274,7 @@ static int run(const Options *o, const RecordSet *records, int argc, char **argv
     if (o->init && !load_start(o, &start, error, sizeof error))
         return failure(error);
     Trainer t;
-    bool ready = trainer_init(&t, records, o->hidden, !o->crelu, o->init ? &start : NULL,
+    bool ready = trainer_init(&t, records, o->hidden, o->output_buckets, !o->crelu, o->init ? &start : NULL,
                               (LossShape){ (float)o->lambda, (float)o->k }, o->seed, o->threads, o->mirror);
     weights_free(&start);
     if (!ready)

@@ -13,17 +13,17 @@ enum {
     MAX_WIDTH = 8, /* vectors of sums in registers at once */
 };
 
-bool weights_alloc(Weights *w, int hidden, bool screlu)
+bool weights_alloc(Weights *w, int hidden, int buckets, bool screlu)
 {
-    size_t n = (size_t)hidden;
-    size_t size = INPUTS * n + n + 2 * n + 1;
+    size_t n = (size_t)hidden, b = (size_t)buckets;
+    size_t size = INPUTS * n + n + 2 * n * b + b;
     float *block = aligned_alloc(64, (size * sizeof(float) + 63) / 64 * 64);
     if (!block)
         return false;
     memset(block, 0, size * sizeof(float));
-    *w = (Weights){ .hidden = hidden, .screlu = screlu, .input_weights = block, .input_bias = block + INPUTS * n,
-                    .output_weights = block + INPUTS * n + n, .output_bias = block + INPUTS * n + 3 * n,
-                    .storage = block, .size = size };
+    *w = (Weights){ .hidden = hidden, .buckets = buckets, .screlu = screlu, .input_weights = block,
+                    .input_bias = block + INPUTS * n, .output_weights = block + INPUTS * n + n,
+                    .output_bias = block + INPUTS * n + n + 2 * n * b, .storage = block, .size = size };
     return true;
 }
 
@@ -39,10 +39,10 @@ void weights_randomise(Weights *w, uint64_t seed)
     size_t n = (size_t)w->hidden;
     for (size_t i = 0; i < INPUTS * n; i++)
         w->input_weights[i] = rng_normal(&state, 0.0f, 0.1f);
-    for (size_t i = 0; i < 2 * n; i++)
+    for (size_t i = 0; i < 2 * n * (size_t)w->buckets; i++)
         w->output_weights[i] = rng_unit(&state) * 0.2f - 0.1f;
     memset(w->input_bias, 0, n * sizeof(float));
-    w->output_bias[0] = 0.0f;
+    memset(w->output_bias, 0, (size_t)w->buckets * sizeof(float));
 }
 
 /* Hidden values [h, h + width * VEC_WIDTH) of one side's layer: `width`
@@ -84,14 +84,21 @@ static inline float clamp01(float x)
 
 static float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
-/* The output from both sides' layers, summed in LANES partial sums taken
- * in a fixed order, so that the vectorised loop gives the plain loop's bytes. */
-static float output_of(const Weights *w, const float *restrict acc /* [2][hidden] */)
+/* The output bucket's weights, both sides' halves. */
+static const float *bucket_weights(const Weights *w, int bucket)
+{
+    return w->output_weights + (size_t)bucket * 2 * (size_t)w->hidden;
+}
+
+/* The output from both sides' layers through `bucket`, summed in LANES
+ * partial sums taken in a fixed order, so that the vectorised loop gives the
+ * plain loop's bytes. */
+static float output_of(const Weights *w, const float *restrict acc /* [2][hidden] */, int bucket)
 {
     int n = w->hidden;
     float part[LANES] = { 0 };
     for (int side = 0; side < 2; side++) {
-        const float *restrict z = acc + side * n, *restrict out = w->output_weights + side * n;
+        const float *restrict z = acc + side * n, *restrict out = bucket_weights(w, bucket) + side * n;
         if (w->screlu)
             for (int h = 0; h < n; h += LANES)
                 for (int l = 0; l < LANES; l++)
@@ -101,7 +108,7 @@ static float output_of(const Weights *w, const float *restrict acc /* [2][hidden
                 for (int l = 0; l < LANES; l++)
                     part[l] += clamp01(z[h + l]) * out[h + l];
     }
-    float sum = w->output_bias[0];
+    float sum = w->output_bias[bucket];
     for (int l = 0; l < LANES; l++)
         sum += part[l];
     return sum;
@@ -117,7 +124,7 @@ float model_output(const Weights *w, const Position *p)
     float acc[2 * MAX_HIDDEN] __attribute__((aligned(64)));
     accumulate(w, p->features[0], p->count, acc);
     accumulate(w, p->features[1], p->count, acc + w->hidden);
-    return output_of(w, acc);
+    return output_of(w, acc, output_bucket(p->count, w->buckets));
 }
 
 float model_error(const Weights *w, const Position *p, LossShape loss)
@@ -126,15 +133,17 @@ float model_error(const Weights *w, const Position *p, LossShape loss)
     return e * e;
 }
 
-/* One side's share of the backward pass: the output weights' gradient, and
- * the hidden layer's (before the activation) into `dz`. torch's clamp passes
- * the gradient at both ends of [0, 1], so the tests are inclusive. */
-static void side_backward(const Weights *w, const float *restrict z, int side, float g, Weights *grad,
+/* One side's share of the backward pass: the output bucket's weights'
+ * gradient, and the hidden layer's (before the activation) into `dz`.
+ * torch's clamp passes the gradient at both ends of [0, 1], so the tests are
+ * inclusive. */
+static void side_backward(const Weights *w, const float *restrict z, int side, int bucket, float g, Weights *grad,
                           float *restrict dz)
 {
     int n = w->hidden;
-    const float *restrict out = w->output_weights + side * n;
-    float *restrict out_grad = grad->output_weights + side * n;
+    size_t at = (size_t)bucket * 2 * (size_t)n + (size_t)side * (size_t)n;
+    const float *restrict out = w->output_weights + at;
+    float *restrict out_grad = grad->output_weights + at;
     if (w->screlu)
         for (int h = 0; h < n; h++) {
             float x = clamp01(z[h]);
@@ -169,13 +178,14 @@ float model_backward(const Weights *w, const Position *p, LossShape loss, float 
     float dz[2 * MAX_HIDDEN] __attribute__((aligned(64)));
     accumulate(w, p->features[0], p->count, acc);
     accumulate(w, p->features[1], p->count, acc + n);
-    float predicted = sigmoid(output_of(w, acc) * SCALE / loss.k);
+    int bucket = output_bucket(p->count, w->buckets);
+    float predicted = sigmoid(output_of(w, acc, bucket) * SCALE / loss.k);
     float e = predicted - target_of(p, loss);
     /* d(mean of e^2)/d(output): 2e / batch through the sigmoid and the scale. */
     float g = 2.0f * e / batch * predicted * (1.0f - predicted) * SCALE / loss.k;
-    grad->output_bias[0] += g;
-    side_backward(w, acc, 0, g, grad, dz);
-    side_backward(w, acc + n, 1, g, grad, dz + n);
+    grad->output_bias[bucket] += g;
+    side_backward(w, acc, 0, bucket, g, grad, dz);
+    side_backward(w, acc + n, 1, bucket, g, grad, dz + n);
     for (int h = 0; h < n; h++)
         grad->input_bias[h] += dz[h] + dz[n + h];
     rows_backward(p->features[0], p->count, dz, n, grad->input_weights);

@@ -5,7 +5,9 @@
  * the input bias plus the input weights of its active features, the output
  * one neuron over both layers (the side to move's first) through SCReLU
  * (clamp to [0, 1], squared) or CReLU (clamp), in units of SCALE
- * centipawns.
+ * centipawns. With B output buckets there are B such neurons, and a
+ * position is read through the one of its piece count (output_bucket(), the
+ * engine's nnue_output_bucket()); only that neuron's weights get a gradient.
  *
  * The loss of a position is (sigmoid(output * SCALE / K) - target)^2 with
  * target = lambda * result + (1 - lambda) * sigmoid(score / K), both from
@@ -20,16 +22,16 @@
 
 #include "records.h"
 
-enum { SCALE = 400, MAX_HIDDEN = 512, HIDDEN_STEP = 16 };
+enum { SCALE = 400, MAX_HIDDEN = 512, HIDDEN_STEP = 16, MAX_OUTPUT_BUCKETS = 16 };
 
 /* The weights of the network, or (the same shape) their gradient. */
 typedef struct {
-    int hidden;
+    int hidden, buckets;   /* buckets: output buckets, 1 to MAX_OUTPUT_BUCKETS */
     bool screlu;
     float *input_weights; /* [INPUTS][hidden], feature by feature */
     float *input_bias;    /* [hidden] */
-    float *output_weights; /* [2 * hidden], the side to move's half first */
-    float *output_bias;    /* [1] */
+    float *output_weights; /* [buckets][2 * hidden], each bucket's side to move's half first */
+    float *output_bias;    /* [buckets] */
     float *storage;        /* one block holding them all */
     size_t size;           /* floats in the block */
 } Weights;
@@ -39,11 +41,20 @@ typedef struct {
     float lambda, k;
 } LossShape;
 
-bool weights_alloc(Weights *w, int hidden, bool screlu);
+bool weights_alloc(Weights *w, int hidden, int buckets, bool screlu);
 void weights_free(Weights *w);
 /* train.py's start: input weights normal(0, 0.1), output weights
- * uniform(-0.1, 0.1), biases zero. */
+ * uniform(-0.1, 0.1) (bucket after bucket: one bucket draws what it always
+ * did), biases zero. */
 void weights_randomise(Weights *w, uint64_t seed);
+
+/* The output bucket of a board of `pieces` pieces, kings included, held to
+ * 2..32: (pieces - 2) * buckets / 31, as src/nnue/network.h. */
+static inline int output_bucket(int pieces, int buckets)
+{
+    int held = pieces < 2 ? 2 : pieces > 32 ? 32 : pieces;
+    return (held - 2) * buckets / 31;
+}
 
 /* The network's output for a position, in units of SCALE centipawns. */
 float model_output(const Weights *w, const Position *p);

@@ -7,13 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { VERSION = 1, HEADER_FIELDS = 8, HEADER_SIZE = 8 + 4 * HEADER_FIELDS, MAX_OUTPUT_WEIGHT = 127 };
+/* HEADER_SIZE: version 1's; version 2 adds the bucket count (field 8). */
+enum { HEADER_FIELDS = 8, HEADER_SIZE = 8 + 4 * HEADER_FIELDS, BUCKETS_OFFSET = HEADER_SIZE, MAX_OUTPUT_WEIGHT = 127 };
 
-static bool quantised_alloc(QuantisedNet *q, int hidden, bool screlu)
+/* The int16 values of a net, which are one block in memory and in the file. */
+static size_t int16_count(int hidden, int buckets)
+{
+    return INPUTS * (size_t)hidden + (size_t)hidden + 2 * (size_t)hidden * (size_t)buckets;
+}
+
+static bool quantised_alloc(QuantisedNet *q, int hidden, int buckets, bool screlu)
 {
     size_t n = (size_t)hidden;
-    int16_t *block = calloc(INPUTS * n + 3 * n, sizeof(int16_t));
-    *q = (QuantisedNet){ .hidden = hidden, .screlu = screlu, .input_weights = block,
+    int16_t *block = calloc(int16_count(hidden, buckets), sizeof(int16_t));
+    *q = (QuantisedNet){ .hidden = hidden, .buckets = buckets, .screlu = screlu, .input_weights = block,
                          .input_bias = block ? block + INPUTS * n : NULL,
                          .output_weights = block ? block + INPUTS * n + n : NULL };
     return block != NULL;
@@ -35,31 +42,36 @@ static int16_t quantise_value(float weight, float scale, int limit)
 
 bool netfile_quantise(const Weights *w, QuantisedNet *q)
 {
-    if (!quantised_alloc(q, w->hidden, w->screlu))
+    if (!quantised_alloc(q, w->hidden, w->buckets, w->screlu))
         return false;
-    size_t n = (size_t)w->hidden;
+    size_t n = (size_t)w->hidden, b = (size_t)w->buckets;
     for (size_t i = 0; i < INPUTS * n; i++)
         q->input_weights[i] = quantise_value(w->input_weights[i], QA, INT16_MAX);
     for (size_t i = 0; i < n; i++)
         q->input_bias[i] = quantise_value(w->input_bias[i], QA, INT16_MAX);
-    for (size_t i = 0; i < 2 * n; i++)
+    for (size_t i = 0; i < 2 * n * b; i++)
         q->output_weights[i] = quantise_value(w->output_weights[i], QB, MAX_OUTPUT_WEIGHT);
-    q->output_bias = (int32_t)rint((double)w->output_bias[0] * QA * QB); /* Python's float: double */
+    for (size_t i = 0; i < b; i++)
+        q->output_bias[i] = (int32_t)rint((double)w->output_bias[i] * QA * QB); /* Python's float: double */
     return true;
 }
 
-bool netfile_dequantise(const QuantisedNet *q, Weights *w)
+bool netfile_dequantise(const QuantisedNet *q, int buckets, Weights *w)
 {
-    if (!weights_alloc(w, q->hidden, q->screlu))
+    if ((q->buckets != 1 && q->buckets != buckets) || !weights_alloc(w, q->hidden, buckets, q->screlu))
         return false;
     size_t n = (size_t)q->hidden;
     for (size_t i = 0; i < INPUTS * n; i++)
         w->input_weights[i] = (float)q->input_weights[i] / QA;
     for (size_t i = 0; i < n; i++)
         w->input_bias[i] = (float)q->input_bias[i] / QA;
-    for (size_t i = 0; i < 2 * n; i++)
-        w->output_weights[i] = (float)q->output_weights[i] / QB;
-    w->output_bias[0] = (float)((double)q->output_bias / (QA * QB));
+    for (int b = 0; b < buckets; b++) {
+        int from = q->buckets == 1 ? 0 : b;
+        for (size_t i = 0; i < 2 * n; i++)
+            w->output_weights[(size_t)b * 2 * n + i] = (float)q->output_weights[(size_t)from * 2 * n + i] / QB;
+        /* divided in double, then stored, as model.load_quantised() */
+        w->output_bias[b] = (float)((double)q->output_bias[from] / (QA * QB));
+    }
     return true;
 }
 
@@ -80,27 +92,34 @@ static uint32_t checksum(const unsigned char *data, size_t size)
     return h;
 }
 
-static size_t payload_size(int hidden) { return 2 * (INPUTS * (size_t)hidden + 3 * (size_t)hidden) + 4; }
+static size_t payload_size(int hidden, int buckets) { return 2 * int16_count(hidden, buckets) + 4 * (size_t)buckets; }
 
+/* Version 1 for one output bucket (every net before output buckets, and
+ * model.py's file_version()), version 2 with the bucket count for more. */
 bool netfile_write(const QuantisedNet *q, const char *path, char *error, size_t esize)
 {
-    size_t values = INPUTS * (size_t)q->hidden + 3 * (size_t)q->hidden, payload = payload_size(q->hidden);
-    unsigned char *bytes = malloc(HEADER_SIZE + payload);
+    int version = q->buckets > 1 ? 2 : 1;
+    size_t header = version == 1 ? HEADER_SIZE : HEADER_SIZE + 4;
+    size_t values = int16_count(q->hidden, q->buckets), payload = payload_size(q->hidden, q->buckets);
+    unsigned char *bytes = malloc(header + payload);
     if (!bytes)
         return snprintf(error, esize, "out of memory"), false;
-    unsigned char *p = bytes + HEADER_SIZE;
+    unsigned char *p = bytes + header;
     for (size_t i = 0; i < values; i++) { /* the three int16 arrays are one block */
         uint16_t v = (uint16_t)q->input_weights[i];
         p[2 * i] = (unsigned char)v, p[2 * i + 1] = (unsigned char)(v >> 8);
     }
-    put_u32(p + 2 * values, (uint32_t)q->output_bias);
+    for (int b = 0; b < q->buckets; b++)
+        put_u32(p + 2 * values + 4 * (size_t)b, (uint32_t)q->output_bias[b]);
     memcpy(bytes, "BACHNNUE", 8);
-    uint32_t fields[HEADER_FIELDS] = { VERSION, INPUTS, (uint32_t)q->hidden, q->screlu ? 1 : 0, QA, QB, SCALE,
-                                       checksum(p, payload) };
+    uint32_t fields[HEADER_FIELDS] = { (uint32_t)version, INPUTS, (uint32_t)q->hidden, q->screlu ? 1 : 0, QA, QB,
+                                       SCALE, checksum(p, payload) };
     for (int i = 0; i < HEADER_FIELDS; i++)
         put_u32(bytes + 8 + 4 * i, fields[i]);
+    if (version == 2)
+        put_u32(bytes + BUCKETS_OFFSET, (uint32_t)q->buckets);
     FILE *out = fopen(path, "wb");
-    bool ok = out && fwrite(bytes, 1, HEADER_SIZE + payload, out) == HEADER_SIZE + payload;
+    bool ok = out && fwrite(bytes, 1, header + payload, out) == header + payload;
     if (out && fclose(out) != 0)
         ok = false;
     if (!ok)
@@ -109,18 +128,19 @@ bool netfile_write(const QuantisedNet *q, const char *path, char *error, size_t 
     return ok;
 }
 
-/* The header's size by version (src/nnue/network.h), and the fields after
- * the first eight that must say: one bucket, no mirroring, one king bucket. */
-static bool plain_header(const unsigned char *data, size_t size, uint32_t version, size_t *header)
+/* The header's size by version (src/nnue/network.h) and the output bucket
+ * count (field 8 from version 2 on, 1 to MAX_OUTPUT_BUCKETS); false unless
+ * the fields after it say: no mirroring (version 3), and no version 4 (a
+ * king bucket map). */
+static bool plain_header(const unsigned char *data, size_t size, uint32_t version, size_t *header, int *buckets)
 {
     static const size_t sizes[] = { 0, 40, 44, 48, 52 };
-    if (version < 1 || version > 4 || size < sizes[version])
+    if (version < 1 || version > 3 || size < sizes[version])
         return false;
     *header = sizes[version];
-    for (uint32_t v = 2; v <= version; v++)
-        if (get_u32(data + sizes[v - 1]) != (v == 3 ? 0u : 1u))
-            return false;
-    return version < 4; /* version 4 has a king bucket map: not a plain net */
+    uint32_t count = version >= 2 ? get_u32(data + BUCKETS_OFFSET) : 1;
+    *buckets = (int)count;
+    return count >= 1 && count <= MAX_OUTPUT_BUCKETS && (version < 3 || get_u32(data + sizes[2]) == 0);
 }
 
 bool netfile_read(QuantisedNet *q, const char *path, char *error, size_t esize)
@@ -133,26 +153,28 @@ bool netfile_read(QuantisedNet *q, const char *path, char *error, size_t esize)
     size_t size = data ? fread(data, 1, MAX_SIZE, in) : 0;
     fclose(in);
     size_t header = 0;
+    int buckets = 1;
     uint32_t hidden = size >= HEADER_SIZE ? get_u32(data + 16) : 0;
     bool ok = data && size >= HEADER_SIZE && memcmp(data, "BACHNNUE", 8) == 0
-              && plain_header(data, size, get_u32(data + 8), &header) && get_u32(data + 12) == INPUTS
+              && plain_header(data, size, get_u32(data + 8), &header, &buckets) && get_u32(data + 12) == INPUTS
               && hidden >= HIDDEN_STEP && hidden <= MAX_HIDDEN && hidden % HIDDEN_STEP == 0
               && get_u32(data + 20) <= 1 && get_u32(data + 24) == QA && get_u32(data + 28) == QB
-              && get_u32(data + 32) == SCALE && size == header + payload_size((int)hidden)
+              && get_u32(data + 32) == SCALE && size == header + payload_size((int)hidden, buckets)
               && checksum(data + header, size - header) == get_u32(data + 36);
     if (!ok)
-        snprintf(error, esize, "%s: not a network this trainer reads (one output bucket, no king buckets or "
-                 "mirroring, QA %d, QB %d, whole and unchanged)", path, QA, QB);
-    if (ok && !quantised_alloc(q, (int)hidden, get_u32(data + 20) == 1)) {
+        snprintf(error, esize, "%s: not a network this trainer reads (1 to %d output buckets, no king buckets or "
+                 "mirroring, QA %d, QB %d, whole and unchanged)", path, MAX_OUTPUT_BUCKETS, QA, QB);
+    if (ok && !quantised_alloc(q, (int)hidden, buckets, get_u32(data + 20) == 1)) {
         snprintf(error, esize, "out of memory");
         ok = false;
     }
     if (ok) {
         const unsigned char *p = data + header;
-        size_t values = INPUTS * (size_t)hidden + 3 * (size_t)hidden;
+        size_t values = int16_count((int)hidden, buckets);
         for (size_t i = 0; i < values; i++)
             q->input_weights[i] = (int16_t)(uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
-        q->output_bias = (int32_t)get_u32(p + 2 * values);
+        for (int b = 0; b < buckets; b++)
+            q->output_bias[b] = (int32_t)get_u32(p + 2 * values + 4 * (size_t)b);
     }
     free(data);
     return ok;

@@ -1,10 +1,11 @@
 #pragma once
 /*
  * netfile.h — the float network quantised into the engine's network file
- * (src/nnue/network.h; version 1: one output bucket, no king mirroring or
- * buckets), and read back, as scripts/nnue/model.py does: input weights and
- * bias x QA, output weights x QB (held to -127..127), output bias x QA x QB,
- * each rounded to the nearest integer, ties to even (numpy's round).
+ * (src/nnue/network.h; version 1 for one output bucket, version 2 for more;
+ * no king mirroring or king buckets), and read back, as scripts/nnue/model.py
+ * does: input weights and bias x QA, output weights x QB (held to
+ * -127..127), output biases x QA x QB, each rounded to the nearest integer,
+ * ties to even (numpy's round).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,21 +16,24 @@
 enum { QA = 255, QB = 64 };
 
 typedef struct {
-    int hidden;
+    int hidden, buckets;
     bool screlu;
     int16_t *input_weights; /* [INPUTS][hidden] */
     int16_t *input_bias;    /* [hidden] */
-    int16_t *output_weights; /* [2 * hidden] */
-    int32_t output_bias;
+    int16_t *output_weights; /* [buckets][2 * hidden] */
+    int32_t output_bias[MAX_OUTPUT_BUCKETS];
 } QuantisedNet;
 
 bool netfile_quantise(const Weights *w, QuantisedNet *q);
 void netfile_free(QuantisedNet *q);
-/* The float network whose weights quantise to q exactly (a warm start, or
- * the float network of the file's own weights); w is allocated. */
-bool netfile_dequantise(const QuantisedNet *q, Weights *w);
+/* The float network of `buckets` output buckets whose weights quantise to
+ * q exactly (a warm start, or the float network of the file's own weights);
+ * w is allocated. q has as many buckets, or one, which then fills every
+ * bucket (train.py's --init from a one-bucket net: the new net starts
+ * evaluating as the old one). */
+bool netfile_dequantise(const QuantisedNet *q, int buckets, Weights *w);
 
 bool netfile_write(const QuantisedNet *q, const char *path, char *error, size_t error_size);
-/* Reads a network file of one output bucket, without king mirroring or
- * king buckets; false with a message for anything else. */
+/* Reads a network file of 1 to MAX_OUTPUT_BUCKETS output buckets, without
+ * king mirroring or king buckets; false with a message for anything else. */
 bool netfile_read(QuantisedNet *q, const char *path, char *error, size_t error_size);

@@ -68,6 +68,10 @@ static bool parse_value(Options *o, const char *name, const char *value, char *e
         ok = take_int(name, value, 0, 100000, &n, error, esize), o->epochs = (int)n;
     } else if (!strcmp(name, "--batch")) {
         ok = take_int(name, value, 1, 1 << 24, &n, error, esize), o->batch = (int)n;
+    } else if (!strcmp(name, "--output-buckets")) {
+        ok = take_int(name, value, 1, MAX_OUTPUT_BUCKETS, &n, error, esize), o->output_buckets = (int)n;
+    } else if (!strcmp(name, "--check-epoch")) {
+        ok = take_int(name, value, 1, 100000, &n, error, esize), o->check_epoch = (int)n;
     } else if (!strcmp(name, "--threads")) {
         ok = take_int(name, value, 1, SHARDS, &n, error, esize), o->threads = (int)n;
     } else if (!strcmp(name, "--positions")) {
@@ -80,6 +84,8 @@ static bool parse_value(Options *o, const char *name, const char *value, char *e
         ok = take_double(name, value, 0, 10, false, &o->final_lr, error, esize);
     } else if (!strcmp(name, "--lambda")) {
         ok = take_double(name, value, 0, 1, false, &o->lambda, error, esize);
+    } else if (!strcmp(name, "--final-lambda")) {
+        ok = take_double(name, value, 0, 1, false, &o->final_lambda, error, esize);
     } else if (!strcmp(name, "--k")) {
         ok = take_double(name, value, 0, 100000, true, &o->k, error, esize);
     } else {
@@ -101,8 +107,10 @@ static bool is_flag(Options *o, const char *arg)
 bool options_parse(Options *o, int argc, char **argv, char *error, size_t esize)
 {
     /* train.py's defaults */
-    *o = (Options){ .hidden = 32, .epochs = 10, .batch = 16384, .threads = 1, .lr = 0.001, .lambda = 0.5,
-                    .k = 400, .seed = 1, .records = calloc((size_t)argc + 1, sizeof(char *)) };
+    *o = (Options){ .hidden = 32, .epochs = 10, .batch = 16384, .threads = 1, .output_buckets = 1, .check_epoch = 1,
+                    .lr = 0.001, .lambda = 0.5, .final_lambda = NO_FINAL_LAMBDA, .k = 400, .seed = 1,
+                    .records = calloc((size_t)argc + 1, sizeof(char *)) };
+    bool check_epoch_given = false;
     if (!o->records)
         return snprintf(error, esize, "out of memory"), false;
     for (int i = 1; i < argc; i++) {
@@ -110,6 +118,7 @@ bool options_parse(Options *o, int argc, char **argv, char *error, size_t esize)
             o->records[o->record_count++] = argv[i];
         } else if (!is_flag(o, argv[i])) {
             const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+            check_epoch_given |= !strcmp(argv[i], "--check-epoch");
             if (!parse_value(o, argv[i], value, error, esize))
                 return false;
             i++;
@@ -119,5 +128,10 @@ bool options_parse(Options *o, int argc, char **argv, char *error, size_t esize)
         return snprintf(error, esize, "no record files given"), false;
     if (!o->out && !o->gradient_check && !o->evaluate)
         return snprintf(error, esize, "--out NET.nnue is required"), false;
+    if (check_epoch_given && !o->gradient_check)
+        return snprintf(error, esize, "--check-epoch is for --gradient-check only"), false;
+    if (o->check_epoch > (o->epochs > 1 ? o->epochs : 1))
+        return snprintf(error, esize, "--check-epoch %d: after the last of --epochs %d", o->check_epoch, o->epochs),
+               false;
     return true;
 }

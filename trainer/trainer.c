@@ -44,14 +44,14 @@ static bool hold_out(Trainer *t, uint64_t *state)
     return true;
 }
 
-bool trainer_init(Trainer *t, const RecordSet *records, int hidden, bool screlu, const Weights *start,
+bool trainer_init(Trainer *t, const RecordSet *records, int hidden, int buckets, bool screlu, const Weights *start,
                   LossShape loss, uint64_t seed, int threads, bool mirror)
 {
     *t = (Trainer){ .records = records, .loss = loss, .seed = seed, .shuffle_state = seed, .threads = threads,
                     .mirror = mirror };
-    bool ok = weights_alloc(&t->weights, hidden, screlu) && adam_alloc(&t->adam, &t->weights);
+    bool ok = weights_alloc(&t->weights, hidden, buckets, screlu) && adam_alloc(&t->adam, &t->weights);
     for (int s = 0; ok && s < SHARDS; s++)
-        ok = weights_alloc(&t->shards[s], hidden, screlu);
+        ok = weights_alloc(&t->shards[s], hidden, buckets, screlu);
     ok = ok && hold_out(t, &t->shuffle_state);
     if (!ok) {
         trainer_free(t);
@@ -85,6 +85,9 @@ typedef struct {
     int epoch;
     bool backward, mirror;
     double sums[SHARDS];
+    /* a difference's sums and counts by a's output bucket */
+    double bucket_sums[SHARDS][MAX_OUTPUT_BUCKETS];
+    size_t bucket_counts[SHARDS][MAX_OUTPUT_BUCKETS];
     AdamStep step;
 } Pass;
 
@@ -111,9 +114,13 @@ static void pass_task(void *context, int index, int threads)
             records_decode(t->records, p->indices[i], mirror, &position);
             if (p->backward)
                 sum += model_backward(p->weights, &position, t->loss, (float)p->count, &p->trainer->shards[s]);
-            else if (p->other)
-                sum += (double)model_output(p->weights, &position) - model_output(p->other, &position);
-            else
+            else if (p->other) {
+                double difference = (double)model_output(p->weights, &position) - model_output(p->other, &position);
+                int bucket = output_bucket(position.count, p->weights->buckets);
+                sum += difference;
+                p->bucket_sums[s][bucket] += difference;
+                p->bucket_counts[s][bucket]++;
+            } else
                 sum += model_error(p->weights, &position, t->loss);
         }
         p->sums[s] = sum;
@@ -175,10 +182,18 @@ double trainer_loss(const Trainer *t, const Weights *weights, const uint32_t *in
 }
 
 double trainer_mean_difference(const Trainer *t, const Weights *a, const Weights *b, const uint32_t *indices,
-                               size_t count)
+                               size_t count, double *bucket_mean, size_t *bucket_count)
 {
     Pass p = { .weights = a, .other = b, .indices = indices, .count = count };
-    return count ? run_pass((Trainer *)t, &p) / (double)count : 0.0;
+    double total = count ? run_pass((Trainer *)t, &p) : 0.0;
+    for (int k = 0; k < a->buckets; k++) { /* the slices in order, as sum_of() */
+        double sum = 0;
+        bucket_count[k] = 0;
+        for (int s = 0; s < SHARDS; s++)
+            sum += p.bucket_sums[s][k], bucket_count[k] += p.bucket_counts[s][k];
+        bucket_mean[k] = bucket_count[k] ? sum / (double)bucket_count[k] : 0.0;
+    }
+    return count ? total / (double)count : 0.0;
 }
 
 double trainer_batch_gradient(Trainer *t, const uint32_t *indices, size_t count)

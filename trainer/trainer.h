@@ -32,20 +32,25 @@ typedef struct {
     bool mirror;
 } Trainer;
 
-/* Splits the records, and starts from `start` (NULL: random weights). */
-bool trainer_init(Trainer *t, const RecordSet *records, int hidden, bool screlu, const Weights *start,
+/* Splits the records, and starts from `start` (NULL: random weights; else
+ * of the same shape). */
+bool trainer_init(Trainer *t, const RecordSet *records, int hidden, int buckets, bool screlu, const Weights *start,
                   LossShape loss, uint64_t seed, int threads, bool mirror);
 void trainer_free(Trainer *t);
 
-/* One epoch at learning rate lr: returns the mean training loss. */
+/* One epoch at learning rate lr, with t->loss as it is: returns the mean
+ * training loss. */
 double trainer_epoch(Trainer *t, int epoch, double lr, int batch);
 
 /* The mean loss of `weights` over `count` records, unmirrored. */
 double trainer_loss(const Trainer *t, const Weights *weights, const uint32_t *indices, size_t count);
 
-/* The mean of (a's output - b's output) over the records (units of SCALE cp). */
+/* The mean of (a's output - b's output) over the records (units of SCALE
+ * cp); and over the records of each of a's output buckets into
+ * bucket_mean[bucket] (0 for a bucket without one), how many into
+ * bucket_count[bucket]. */
 double trainer_mean_difference(const Trainer *t, const Weights *a, const Weights *b, const uint32_t *indices,
-                               size_t count);
+                               size_t count, double *bucket_mean, size_t *bucket_count);
 
 /* One batch's gradient (no step): the records' mean loss gradient into
  * t->shards[0] (the other shards added in and cleared), for the tests. */
