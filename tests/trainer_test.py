@@ -8,7 +8,9 @@ that `bachess datagen` makes:
      with SCReLU, with CReLU, and with 8 output buckets;
   2. with no epoch and no bias correction it writes the file model.py's
      quantise() and write_net() make of the same weights, byte for byte,
-     with one output bucket (version 1) and with 8 (version 2);
+     with one output bucket (version 1) and with 8 (version 2); with bias
+     correction and 8 buckets, each bucket's output bias is
+     model.correct_output_bias()'s over the records the trainer holds out;
   3. it learns (the training loss falls to less than half), and its log
      has the held-out loss of every epoch and the positions a second;
   4. the engine evaluates the nets it wrote (one output bucket, and 8
@@ -171,6 +173,65 @@ def check_init_buckets(trainer, data_path, net_path, work):
           "net, byte for byte", detail=r.stderr)
 
 
+def splitmix64(state):
+    """(new state, value): src/splitmix.h."""
+    state = (state + 0x9E3779B97F4A7C15) % 2**64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+    return state, z ^ (z >> 31)
+
+
+def c_held_out(count, seed):
+    """The records the C trainer holds out (trainer.c's hold_out(), written
+    again here): runs of count / 200 records (1 to 4096), one in fifty of
+    them (at least one) drawn by a partial shuffle of splitmix64 numbers."""
+    run = max(1, min(4096, count // 200))
+    runs = -(-count // run)
+    order, state = list(range(runs)), seed
+    for r in range(max(1, runs // 50)):
+        state, value = splitmix64(state)
+        pick = r + (value * (runs - r) >> 64)
+        order[r], order[pick] = order[pick], order[r]
+    held = set(order[:max(1, runs // 50)])
+    return np.array([i for i in range(count) if i // run in held])
+
+
+def check_bias_correction(trainer, data_path, net8, work):
+    """No epoch, bias corrected, 8 buckets: the random start's file is
+    model.correct_output_bias()'s over the same held-out records, each
+    bucket's bias by its own positions (a bucket without one unchanged).
+    C sums the outputs in another order than torch, so a bias whose
+    unrounded value lies within 0.02 of a half may round the other way."""
+    c_path = os.path.join(work, "corrected.nnue")
+    r = run(trainer, [data_path, "--out", c_path, "--hidden", str(HIDDEN), "--epochs", "0", "--seed", "3",
+                      "--output-buckets", "8"])
+    records = data.RecordFiles([data_path])
+    held = c_held_out(len(records), 3)
+    valid = train.batch_tensors(records.take(held), buckets=8)
+    q = model.quantise(net8)
+    plain = list(q["b2"])
+    rounded = model.PerspectiveNet(HIDDEN, buckets=8)
+    model.load_quantised(rounded, q)
+    with torch.no_grad():
+        error = (net8(*valid[:4], valid[6]) - rounded(*valid[:4], valid[6])).numpy()
+    model.correct_output_bias(net8, q, valid)
+    c = model.read_net(c_path) if r.returncode == 0 else None
+    used = sorted(set(valid[6].numpy().tolist()))
+    wrong = []
+    for k in range(8):
+        unrounded = float(error[valid[6].numpy() == k].mean()) * model.QA * model.QB if k in used else 0.0
+        near_half = abs(abs(unrounded - np.floor(unrounded)) - 0.5) < 0.02
+        if c is None or not (c["b2"][k] == q["b2"][k] or (near_half and abs(c["b2"][k] - q["b2"][k]) == 1)):
+            wrong.append((k, c["b2"][k] if c else None, q["b2"][k]))
+    same_rest = c is not None and all(np.array_equal(c[a], q[a]) for a in ("w1", "b1", "w2"))
+    moved = [k for k in range(8) if q["b2"][k] != plain[k]]
+    check(same_rest and not wrong and len(used) >= 2 and set(moved) <= set(used),
+          f"8 buckets, bias corrected over {len(held)} held-out positions in buckets {used}: each bucket's bias is "
+          f"model.correct_output_bias()'s (moved: buckets {moved})" + (f"; wrong {wrong}" if wrong else ""),
+          detail=r.stderr)
+
+
 def epoch_lambda(first, last, epochs, epoch):
     """The lambda of an epoch (1-based) by hand: a straight line from first to last."""
     return first + (last - first) * (epoch - 1) / (epochs - 1)
@@ -266,6 +327,7 @@ def test_trainer():
     check_quantisation(trainer, data_path, net, work)
     net8 = check_gradient(trainer, data_path, work, crelu=False, buckets=8)
     check_quantisation(trainer, data_path, net8, work, buckets=8)
+    check_bias_correction(trainer, data_path, net8, work)
     check_lambda_schedule(trainer, data_path, work)
 
     net_path = os.path.join(work, "net.nnue")
