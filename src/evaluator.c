@@ -101,8 +101,8 @@ static const Accumulator *current_accumulator(EvalState *e, const Board *b)
  * kernels' move shapes, the refresh cache) are what this checks. The
  * vector code against the portable reference is tests/test_nnue.c's work
  * (every move of the perft suite, six nets); a portable refresh here, one
- * int16 at a time under the sanitizers' checks, took 69 % of the sanitizer
- * build's time in search. */
+ * int16 at a time under the sanitizers' checks, took 69 % of a datagen
+ * run's time on the sanitizer build (perf). */
 static bool equals_refresh(const Accumulator *a, const Board *b)
 {
     static _Thread_local Accumulator fresh;
