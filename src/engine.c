@@ -263,16 +263,18 @@ static void report_best(Thread *main_thread)
     if (best == MOVE_NONE || !move_is_legal(&main_thread->board, best))
         best = s->root_move_count ? s->root_moves[0] : MOVE_NONE;
     Move ponder = best != MOVE_NONE ? find_ponder_move(main_thread, best) : MOVE_NONE;
-    /* The best move must be the first move of the last PV shown. */
+    /* The best move must be the first move of the last PV shown. Before a
+     * whole iteration there is no depth or score to show with it. */
     if (best != MOVE_NONE && best != engine.last_pv_move && engine.client.on_info) {
-        SearchInfo info = { .depth = main_thread->completed_depth > 0 ? main_thread->completed_depth : 1,
-                            .seldepth = main_thread->seldepth, .multipv = 1, .score = main_thread->best_score,
-                            .bound = BOUND_EXACT, .nodes = search_total_nodes(s),
-                            .time_ms = time_now_ms() - s->budget.start, .hashfull = tt_hashfull(),
-                            .optimum_ms = -1 };
+        bool searched = main_thread->completed_depth > 0;
+        SearchInfo info = { .depth = main_thread->completed_depth, .seldepth = searched ? main_thread->seldepth : 0,
+                            .multipv = 1, .score = searched ? main_thread->best_score : 0, .bound = BOUND_EXACT,
+                            .nodes = search_total_nodes(s), .time_ms = time_now_ms() - s->budget.start,
+                            .hashfull = tt_hashfull(), .tbhits = search_total_tbhits(s), .optimum_ms = -1,
+                            .no_iteration = !searched };
         info.pv[0] = best;
         info.pv_length = 1;
-        if (ponder != MOVE_NONE)
+        if (ponder != MOVE_NONE && searched)
             info.pv[info.pv_length++] = ponder;
         engine.client.on_info(&info, engine.client.context);
     }

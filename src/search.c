@@ -1101,6 +1101,12 @@ void search_iterate(Thread *t)
                 report_final(t);
             break;
         }
+        /* Depth 1 stopped before its end (by `stop` or a node limit) keeps
+         * its lines, the moves the strength limit chooses from, but it is
+         * no whole iteration: nothing of it is shown, and the move goes out
+         * without a depth or a score (engine.c, report_best). */
+        if (t->completed_depth == 0 && atomic_load(&s->stop))
+            break;
         int score = t->lines[0].score;
         t->completed_depth = depth;
         t->best_score = score;

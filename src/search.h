@@ -63,6 +63,10 @@ typedef struct {
     int64_t optimum_ms;
     Move pv[MAX_PLY];
     int pv_length;
+    /* The move to play of a search stopped before its first iteration was
+     * complete: the counts are real, but there is no depth or score to
+     * show (depth, seldepth and score are 0, and mean nothing). */
+    bool no_iteration;
 } SearchInfo;
 
 typedef struct {

@@ -14,7 +14,8 @@ test-deps: build-deps
 # `make test` runs its suites in two lanes side by side (the machine's two
 # cores; TEST_JOBS=1 runs them one after another): the Criterion suites,
 # the builds, the web page and the short suites in one, the protocols, GUIs,
-# package and cross builds in the other. Suites that can collide stay in
+# package and cross builds in the other, with the NNUE pipeline's test last
+# so that the two lanes end about together. Suites that can collide stay in
 # one lane: everything under xvfb-run (`-a` picks a free display without a
 # lock, so two at once can take the same one), and cross-tests before the
 # Windows match, both building bachess.exe and using its wine prefix. The
@@ -26,10 +27,10 @@ test-deps: build-deps
 # build runs the same tests once more with lighter perft depths.
 TEST_JOBS ?= 2
 TEST_LANE_BUILDS := deps-check unit-tests debug-tests sanitize-tests build-tests fuzz-short tsan-tests \
-	book-interop annotate-test console-tests memory-tests perft-counts bench-check nnue-train-test \
+	book-interop annotate-test console-tests memory-tests perft-counts bench-check \
 	trainer-test selfplay-store-test syzygy-test web-tests script-tests
 TEST_LANE_PROTOCOLS := conformance-uci polyglot-match conformance-cecp xboard-match package-test \
-	cross-tests windows-xboard-match
+	cross-tests windows-xboard-match nnue-train-test
 TEST_SUITES := $(TEST_LANE_BUILDS) $(TEST_LANE_PROTOCOLS)
 TEST_BINARIES := $(EXE) $(BUILD)/release/unit-tests $(BUILD)/debug/unit-tests $(BUILD)/sanitize/unit-tests \
 	$(BUILD)/bachess-sanitize $(BUILD)/bachess-debug $(BUILD)/bachess-tsan

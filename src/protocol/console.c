@@ -235,7 +235,7 @@ static bool from_book(const SearchInfo *info) { return info->depth == 0 && info-
 static void on_info(const SearchInfo *info, void *context)
 {
     Thought *t = context;
-    if (info->multipv != 1 || info->bound != BOUND_EXACT)
+    if (info->multipv != 1 || info->bound != BOUND_EXACT || info->no_iteration)
         return;
     t->info = *info;
     t->material = wdl_material(board());

@@ -129,6 +129,12 @@ static void on_info(const SearchInfo *info, void *context)
         used += (size_t)snprintf(pv + used, sizeof pv - used, " %s", move);
     }
     uint64_t nps = info->nodes * 1000 / (uint64_t)(info->time_ms > 0 ? info->time_ms : 1);
+    if (info->no_iteration) { /* the move of a search stopped in depth 1: no depth, no score */
+        out_line("info nodes %llu nps %llu hashfull %d tbhits %llu time %lld%s%s", (unsigned long long)info->nodes,
+                 (unsigned long long)nps, info->hashfull, (unsigned long long)info->tbhits, (long long)info->time_ms,
+                 *pv ? " pv" : "", pv);
+        return;
+    }
     out_line("info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d tbhits %llu time %lld%s%s",
              info->depth, info->seldepth, info->multipv, score,
              info->bound == BOUND_LOWER ? " lowerbound" : info->bound == BOUND_UPPER ? " upperbound" : "",

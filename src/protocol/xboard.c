@@ -113,7 +113,9 @@ static void move_text(Move m, char *out)
 
 static void on_info(const SearchInfo *info, void *context)
 {
-    if ((unsigned)(uintptr_t)context != atomic_load(&generation) || info->pv_length == 0)
+    /* A search stopped in depth 1 has no line to show: XBoard's thinking
+     * output has no form without a depth and a score (the move is sent). */
+    if ((unsigned)(uintptr_t)context != atomic_load(&generation) || info->pv_length == 0 || info->no_iteration)
         return;
     if (info->multipv == 1 && info->bound == BOUND_EXACT) {
         pthread_mutex_lock(&last_lock);

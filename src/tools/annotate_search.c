@@ -20,7 +20,7 @@ typedef struct {
 static void keep_line(const SearchInfo *info, void *context)
 {
     SearchOutcome *o = context;
-    if (info->multipv == 1 && info->bound == BOUND_EXACT && info->pv_length > 0) {
+    if (info->multipv == 1 && info->bound == BOUND_EXACT && info->pv_length > 0 && !info->no_iteration) {
         o->last = *info;
         o->have_line = true;
     }

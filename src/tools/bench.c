@@ -77,7 +77,7 @@ typedef struct {
 static void record_info(const SearchInfo *info, void *context)
 {
     BenchProgress *p = context;
-    if (info->bound == BOUND_EXACT && info->depth < MAX_PLY) {
+    if (info->bound == BOUND_EXACT && info->depth < MAX_PLY && !info->no_iteration) {
         p->nodes_at_depth[info->depth] = info->nodes;
         p->last_depth = info->depth;
     }

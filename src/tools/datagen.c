@@ -291,7 +291,7 @@ typedef struct {
 
 static void keep_score(const SearchInfo *info, void *context)
 {
-    if (info->multipv == 1 && info->bound == BOUND_EXACT && info->pv_length > 0)
+    if (info->multipv == 1 && info->bound == BOUND_EXACT && info->pv_length > 0 && !info->no_iteration)
         ((Verdict *)context)->score = info->score;
 }
 

@@ -560,6 +560,21 @@ def s15_nps():
         check(abs(cs - nodes / 10) <= 2, f"time {cs} cs is not nodes/nps ({nodes} nodes)")
 
 
+def s15b_stopped_in_depth_1():
+    """nps 1 and st 1: one node a move, so the search stops inside depth 1,
+    which has no score yet. The engine moves, legally, and posts no thinking
+    line (a depth and a score no search found: "1 0 0 1" before)."""
+    with cecp() as eng:
+        for line in ("new", "nps 1", "st 1", "post"):
+            eng.send(line)
+        mark = eng.mark()
+        eng.send("usermove e2e4")
+        m = eng.expect(MOVE, LIVENESS_S)
+        legal(m.group(1), None, ["e2e4"])
+        shown = [t.string for t in thinking_lines(eng.since(mark))]
+        check(not shown, f"thinking lines of a search stopped in depth 1: {shown}")
+
+
 def s16_thinking_format():
     with cecp() as eng:
         for line in ("new", "force", "usermove e2e4", "post", "st 1"):
@@ -1079,6 +1094,7 @@ SCENARIOS = [
     ("13 stalemate, no false claims, repetition", s13_draw_claims),
     ("14 time controls, sd, low clock", s14_time_controls),
     ("15 nps", s15_nps),
+    ("15b nps 1: stopped in depth 1, a move and no thinking line", s15b_stopped_in_depth_1),
     ("16 thinking output format", s16_thinking_format),
     ("17 ping while thinking and pondering", s17_ping_while_thinking),
     ("18 ? moves now", s18_move_now),

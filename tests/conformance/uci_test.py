@@ -854,6 +854,21 @@ def t_nodes():
     no_more_bestmove(e)
 
 
+@scenario("33i go nodes 1: stopped in depth 1, a legal bestmove, no depth or score")
+def t_stopped_in_depth_1():
+    """One node cannot finish depth 1 (20 moves at the root): the search
+    stops inside it, where it has no score. The bestmove is legal and the
+    one info line before it (a pv, for check_best_is_pv) gives no depth or
+    score ("info depth 1 ... score cp 0 nodes 1" before)."""
+    e = start()
+    e.send("position startpos")
+    s = go(e, "go nodes 1", timeout=10)
+    check_legal(s.best, ponder=s.ponder)
+    claimed = [d for d in s.infos if "depth" in d or "score" in d]
+    check(not claimed, "a search stopped in depth 1 showed a depth or a score: %r" % claimed)
+    no_more_bestmove(e)
+
+
 @scenario("33h go nodes 150000 twice with ucinewgame between: same nodes, move, score and PV")
 def t_nodes_reproducible():
     """Reproducible search: a search in between fills the table and
