@@ -39,25 +39,13 @@ static double polynomial(const double c[4], int material)
 
 double wdl_win_midpoint(int material) { return polynomial(wdl_a, material); }
 
-/* P(win) of a score with this material; P(loss) is that of -score. */
-static double win_probability(double score, int material)
-{
-    return 1.0 / (1.0 + exp((polynomial(wdl_a, material) - score) / polynomial(wdl_b, material)));
-}
-
 void wdl_from_score(int score, int material, int *win, int *draw, int *loss)
 {
+    double a = polynomial(wdl_a, material), b = polynomial(wdl_b, material);
     /* Truncated, not rounded: the two never add up to more than 1000. */
-    *win = (int)(1000.0 * win_probability(score, material));
-    *loss = (int)(1000.0 * win_probability(-score, material));
+    *win = (int)(1000.0 / (1.0 + exp((a - score) / b)));
+    *loss = (int)(1000.0 / (1.0 + exp((a + score) / b)));
     *draw = 1000 - *win - *loss;
-}
-
-double wdl_winning_chances(int score, int material)
-{
-    if (is_decisive_score(score))
-        return score > 0 ? 1.0 : -1.0;
-    return win_probability(score, material) - win_probability(-score, material);
 }
 
 int wdl_normalize(int score, int material)

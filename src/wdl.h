@@ -20,13 +20,6 @@ double wdl_win_midpoint(int material);
  * in centipawns from the side to move's view; not for mate scores. */
 void wdl_from_score(int score, int material, int *win, int *draw, int *loss);
 
-/* The winning chances of a score (centipawns, from the view of the side it
- * is for) with this material: P(win) - P(loss), in [-1, 1], so that the
- * expected score W + D/2 is (1 + chances) / 2. A mate or tablebase score
- * is a certain result: 1 or -1. The game review's marks and accuracy are
- * read from it (tools/accuracy.h). */
-double wdl_winning_chances(int score, int material);
-
 /* The score shown to users: 100 where the win chance is 50 %, held below
  * the tablebase band of score.h; a tablebase or mate score as it is, so
  * that every front end shows them alike. */

@@ -43,24 +43,38 @@ enum { START_MATERIAL = 78, ENDING_MATERIAL = 30 };
 static ReviewScore at_start(int score) { return (ReviewScore){ score, START_MATERIAL }; }
 static ReviewScore in_ending(int score) { return (ReviewScore){ score, ENDING_MATERIAL }; }
 
-/* Win% is the model's expected score, W + D/2, from White's side. */
-Test(annotate, win_percent_is_the_models_expected_score)
+/* lila's win% of a centipawn score (scalachess eval.scala), written out
+ * here as the reference the review's is checked against. */
+static double lila_win_percent(int cp)
 {
+    cp = cp > 1000 ? 1000 : cp < -1000 ? -1000 : cp;
+    return 50.0 + 50.0 * (2.0 / (1.0 + exp(-0.00368208 * cp)) - 1.0);
+}
+
+/* Win% is lichess's curve of the normalised score: with all the pieces the
+ * model's even chance to win lies at 87.52 cp of bachess's score (a(78),
+ * src/wdl.c), so 88 reads as 101; in an ending of 30 points at 176.67. */
+Test(annotate, win_percent_is_lichess_curve_of_the_normalised_score)
+{
+    assert_near(winning_chances(at_start(0)), 0.0, 1e-12);
     assert_near(win_percent(at_start(0)), 50.0, 1e-12);
     assert_near(win_percent(in_ending(0)), 50.0, 1e-12);
-    /* The model's P(win) - P(loss) (src/wdl.c's coefficients): +1.00 with
-     * all the pieces, -2.50 in an ending of 30 points of material. */
-    assert_near(win_percent(at_start(100)), 50.0 + 50.0 * 0.355411593, 1e-6);
-    assert_near(win_percent(in_ending(-250)), 50.0 - 50.0 * 0.679997181, 1e-6);
-    for (int score = -3000; score <= 3000; score += 13) {
-        int w, d, l;
-        wdl_from_score(score, START_MATERIAL, &w, &d, &l);
-        /* wdl_from_score truncates each per mille: within a point of it */
-        assert_near(win_percent(at_start(score)), (w + d / 2.0) / 10.0, 0.1);
-        assert_near(win_percent(at_start(score)) + win_percent(at_start(-score)), 100.0, 1e-9);
-    }
-    assert_near(win_percent(at_start(mate_in(3))), 100.0, 1e-12);
-    assert_near(win_percent(in_ending(mated_in(2))), 0.0, 1e-12);
+    cr_assert_eq(review_centipawns(at_start(88)), 101);
+    cr_assert_eq(review_centipawns(in_ending(177)), 100);
+    assert_near(win_percent(in_ending(177)), 59.102589719, 1e-6); /* lila's win% of +1.00 */
+    assert_near(win_percent(in_ending(-442)), 28.485195256, 1e-6); /* and of -2.50 */
+    for (int material = 17; material <= 78; material += 61)
+        for (int score = -3000; score <= 3000; score += 13) {
+            ReviewScore s = { score, material };
+            assert_near(win_percent(s), lila_win_percent(review_centipawns(s)), 1e-9);
+            assert_near(win_percent(s) + win_percent((ReviewScore){ -score, material }), 100.0, 1e-9);
+        }
+    /* Held at ±1000 for win%; a mate counts as ±1000 there, as ±1 for the marks. */
+    assert_near(win_percent(at_start(5000)), lila_win_percent(1000), 1e-12);
+    assert_near(win_percent(at_start(mate_in(3))), lila_win_percent(1000), 1e-12);
+    assert_near(win_percent(in_ending(mated_in(2))), lila_win_percent(-1000), 1e-12);
+    assert_near(winning_chances(at_start(mate_in(3))), 1.0, 1e-12);
+    assert_near(winning_chances(at_start(mated_in(2))), -1.0, 1e-12);
 }
 
 Test(annotate, move_accuracy_follows_lila)
@@ -68,23 +82,24 @@ Test(annotate, move_accuracy_follows_lila)
     assert_near(move_accuracy(50, 50), 100.0, 1e-12);
     assert_near(move_accuracy(40, 60), 100.0, 1e-12); /* a gain is perfect */
     assert_near(move_accuracy(60, 40), 41.016818741, 1e-6);
-    assert_near(move_accuracy(50, 24.887449906), 32.398104253, 1e-6); /* lila's win% of 0 and -300 cp */
+    assert_near(move_accuracy(lila_win_percent(0), lila_win_percent(-300)), 32.398104253, 1e-6);
     assert_near(move_accuracy(100, 0), 0.0, 1e-12);
 }
 
-/* The marks at drops of 0.08, 0.22 and 0.38 of winning chances: from an
- * even position with all the pieces a fall to -0.22, -0.61 and -1.08 of
- * bachess's centipawns (drops of 0.0810, 0.2219 and 0.3815; a centipawn
- * less: 0.0773, 0.2183, 0.3783); in an ending of 30 points, where more
- * games are drawn, to -0.33, -0.87 and -1.44. */
-Test(annotate, marks_at_the_fitted_thresholds)
+/* lichess marks at a drop of 0.1, 0.2, 0.3 in winning chances: from an even
+ * position a fall to -0.55, -1.11 and -1.69 of the normalised score; with
+ * all the pieces (a(78) = 87.52) that is -0.48, -0.97 and -1.48 of
+ * bachess's score (-0.47, -0.96, -1.47 normalise to -54, -110, -168); in an
+ * ending of 30 points (a(30) = 176.67), where more games are drawn, -0.97,
+ * -1.96 and -2.98. */
+Test(annotate, marks_at_lichess_thresholds_on_the_normalised_score)
 {
-    assert_near(mark_threshold(MARK_INACCURACY), 0.08, 1e-12);
-    assert_near(mark_threshold(MARK_MISTAKE), 0.22, 1e-12);
-    assert_near(mark_threshold(MARK_BLUNDER), 0.38, 1e-12);
+    assert_near(mark_threshold(MARK_INACCURACY), 0.1, 1e-12);
+    assert_near(mark_threshold(MARK_MISTAKE), 0.2, 1e-12);
+    assert_near(mark_threshold(MARK_BLUNDER), 0.3, 1e-12);
     static const struct {
         int material, last_below[MARK_NB]; /* per mark: the last fall that does not reach it */
-    } CASES[] = { { START_MATERIAL, { 0, 21, 60, 107 } }, { ENDING_MATERIAL, { 0, 32, 86, 143 } } };
+    } CASES[] = { { START_MATERIAL, { 0, 47, 96, 147 } }, { ENDING_MATERIAL, { 0, 96, 195, 297 } } };
     for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++)
         for (MoveMark m = MARK_INACCURACY; m < MARK_NB; m++) {
             int x = CASES[i].last_below[m], material = CASES[i].material;
@@ -94,16 +109,19 @@ Test(annotate, marks_at_the_fitted_thresholds)
             cr_assert_eq(judge_move(even, (ReviewScore){ x + 1, material }, BLACK).mark, m, "Black, material %d",
                          material);
         }
-    cr_assert_eq(judge_move(at_start(0), at_start(21), BLACK).mark, MARK_NONE);
+    cr_assert_eq(judge_move(at_start(0), at_start(47), BLACK).mark, MARK_NONE);
     cr_assert_eq(judge_move(at_start(0), at_start(-900), BLACK).mark, MARK_NONE); /* Black gained */
     /* The same centipawns matter less far from equality. */
     cr_assert_eq(judge_move(at_start(900), at_start(700), WHITE).mark, MARK_NONE);
-    /* And less where the material left draws more games: +1.00 to -1.00 is
-     * a drop of 0.711 with all the pieces, 0.187 with 17 points. */
+    /* And less where the material left draws more games: +1.00 to -1.00 of
+     * bachess's score is a blunder with all the pieces, an inaccuracy with
+     * 17 points (a(17) = 306.9: +0.33 to -0.33 normalised). */
     cr_assert_eq(judge_move(at_start(100), at_start(-100), WHITE).mark, MARK_BLUNDER);
     cr_assert_eq(judge_move((ReviewScore){ 100, 17 }, (ReviewScore){ -100, 17 }, WHITE).mark, MARK_INACCURACY);
-    assert_near(chances_lost(at_start(100), at_start(-100), WHITE), 0.7108231866, 1e-9);
-    assert_near(chances_lost(at_start(100), at_start(-100), BLACK), -0.7108231866, 1e-9);
+    assert_near(chances_lost(at_start(100), at_start(-100), WHITE),
+                2 * (lila_win_percent(review_centipawns(at_start(100))) - 50) / 50, 1e-9);
+    assert_near(chances_lost(at_start(100), at_start(-100), BLACK), -chances_lost(at_start(100), at_start(-100), WHITE),
+                1e-12);
     cr_assert_eq(mark_nag(MARK_INACCURACY), 6);
     cr_assert_eq(mark_nag(MARK_MISTAKE), 2);
     cr_assert_eq(mark_nag(MARK_BLUNDER), 4);
@@ -165,15 +183,7 @@ Test(annotate, eval_text_as_lichess_reads_it)
 
 /* ---- game accuracy: lila's AccuracyPercentTest cases, within its tolerances ---- */
 
-/* lila's win% of a centipawn score (scalachess eval.scala): its test cases
- * are written in centipawns of lichess's curve, and game_accuracy takes
- * win%, whichever model made them. */
-static double lila_win_percent(int cp)
-{
-    cp = cp > 1000 ? 1000 : cp < -1000 ? -1000 : cp;
-    return 50.0 + 50.0 * (2.0 / (1.0 + exp(-0.00368208 * cp)) - 1.0);
-}
-
+/* lila's test cases are written in centipawns of lichess's curve; game_accuracy takes win%. */
 static void accuracy_of(const int *cps, int count, Color first, double accuracy[COLOR_NB])
 {
     double wins[128] = { lila_win_percent(15) }; /* lila starts from +0.15 */
@@ -324,14 +334,14 @@ Test(annotate, same_output_for_any_number_of_workers)
 
 Test(annotate, second_look_band_lies_around_the_blunder_line)
 {
-    /* From an even position with all the pieces, an engine score of -52 is
-     * a loss of 0.1899 of winning chances, -53 of 0.1934; -196 of 0.6297,
-     * -197 of 0.6321. */
-    cr_assert_not(annotate_needs_second_look(at_start(0), at_start(-52), WHITE));
-    cr_assert(annotate_needs_second_look(at_start(0), at_start(-53), WHITE));
-    cr_assert(annotate_needs_second_look(at_start(0), at_start(-196), WHITE));
-    cr_assert_not(annotate_needs_second_look(at_start(0), at_start(-197), WHITE));
-    cr_assert(annotate_needs_second_look(at_start(0), at_start(53), BLACK));
+    /* From an even position with all the pieces, an engine score of -72
+     * (normalised -82) is a loss of 0.1498 of winning chances, -73 (-83) of
+     * 0.1516; -261 (-298) of 0.4995, -262 (-299) of 0.5009. */
+    cr_assert_not(annotate_needs_second_look(at_start(0), at_start(-72), WHITE));
+    cr_assert(annotate_needs_second_look(at_start(0), at_start(-73), WHITE));
+    cr_assert(annotate_needs_second_look(at_start(0), at_start(-261), WHITE));
+    cr_assert_not(annotate_needs_second_look(at_start(0), at_start(-262), WHITE));
+    cr_assert(annotate_needs_second_look(at_start(0), at_start(73), BLACK));
     cr_assert_lt(SECOND_LOOK_LOW, mark_threshold(MARK_BLUNDER));
     cr_assert_gt(SECOND_LOOK_HIGH, mark_threshold(MARK_BLUNDER));
     cr_assert_not(annotate_needs_second_look(at_start(0), at_start(-150), BLACK), "a gain for the mover");

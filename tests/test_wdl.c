@@ -90,31 +90,3 @@ Test(wdl, the_normalised_score_is_zero_at_zero_and_keeps_its_order)
         cr_assert_gt(wdl_normalize(-TB_WIN_IN_MAX + 1, material), -TB_WIN_IN_MAX, "material %d", material);
     }
 }
-
-/* The game review's winning chances: P(win) - P(loss) of the same model,
- * odd in the score, growing with it, certain for a mate. */
-Test(wdl, winning_chances_are_the_models_win_less_loss)
-{
-    for (int material = 0; material <= 90; material += 3) {
-        cr_assert_eq(wdl_winning_chances(0, material), 0.0);
-        double last = -1.0;
-        for (int score = -SCORE_RANGE; score <= SCORE_RANGE; score += 5) {
-            double chances = wdl_winning_chances(score, material);
-            int w, d, l;
-            wdl_from_score(score, material, &w, &d, &l);
-            /* the per mille are truncated: within two of them */
-            cr_assert(fabs(chances - (w - l) / 1000.0) <= 0.002, "score %d material %d: %f against %d - %d", score,
-                      material, chances, w, l);
-            cr_assert(chances > -1.0 && chances < 1.0, "score %d material %d: %f", score, material, chances);
-            cr_assert_geq(chances, last, "score %d material %d", score, material);
-            cr_assert_eq(wdl_winning_chances(-score, material), -chances);
-            last = chances;
-        }
-    }
-    cr_assert_eq(wdl_winning_chances(mate_in(5), 40), 1.0);
-    cr_assert_eq(wdl_winning_chances(mated_in(4), 40), -1.0);
-    cr_assert_eq(wdl_winning_chances(TB_WIN_IN_MAX, 40), 1.0);
-    /* Where more games are drawn the same score is worth less: +2.00 with
-     * all the pieces and with 20 points of material. */
-    cr_assert_gt(wdl_winning_chances(200, 78), wdl_winning_chances(200, 20) + 0.2);
-}

@@ -1,4 +1,4 @@
-/* accuracy.c — lichess's marks and accuracy on bachess's win/draw/loss model (see accuracy.h). */
+/* accuracy.c — lichess's marks and accuracy on bachess's normalised score (see accuracy.h). */
 #include "tools/accuracy.h"
 
 #include <math.h>
@@ -8,17 +8,13 @@
 #include "score.h"
 #include "wdl.h"
 
-/* Drops of winning chances (P(win) - P(loss), [-1, 1]) that make a mark.
- * lila's are 0.1, 0.2 and 0.3 on lichess's curve; bachess's model gives
- * about twice lichess's chances near equality and saturates sooner (by 5
- * pawns), so they were fitted again, on rounds 1-6 of
- * data/annotate/judged-set.pgn only (rounds 7-13 held out): the mark rule
- * replayed on bachess's first and second looks at the default budget for
- * each triple on a grid of 0.02, the triple with the best min(precision /
- * 0.85, recall / 0.9) and at most 1.5 times the judge's ??; among equals
- * the highest precision, then the count of ?! nearest the judge's
- * (docs/results/annotate.md, "The marks on bachess's own model"). */
-static const double MARK_DROPS[MARK_NB] = { [MARK_BLUNDER] = 0.38, [MARK_MISTAKE] = 0.22, [MARK_INACCURACY] = 0.08 };
+/* lichess's fit of winning chances to Stockfish's normalised centipawns
+ * (scalachess eval.scala); bachess's normalised score (wdl_normalize) is on
+ * the same scale: 100 is an even chance to win. */
+static const double WIN_MODEL_SLOPE = 0.00368208;
+
+/* Drops of winning chances on the [-1, 1] scale (lila Advice.scala), worst first. */
+static const double MARK_DROPS[MARK_NB] = { [MARK_BLUNDER] = 0.3, [MARK_MISTAKE] = 0.2, [MARK_INACCURACY] = 0.1 };
 
 /* Mates are judged by how lost (or won) the position was anyway, on the
  * normalised score: beyond 10 pawns a mate changes little, beyond 7 it is a
@@ -44,14 +40,25 @@ static int held_score(int score)
     return score > ceiling ? ceiling : score < -ceiling ? -ceiling : score;
 }
 
-double win_percent(ReviewScore s)
-{
-    return 50.0 + 50.0 * wdl_winning_chances(s.score, s.material);
-}
-
 int review_centipawns(ReviewScore s)
 {
     return wdl_normalize(s.score, s.material);
+}
+
+/* lichess's curve: the one place winning chances are made from centipawns. */
+static double chances_of_centipawns(int cp)
+{
+    return clamp_double(2.0 / (1.0 + exp(-WIN_MODEL_SLOPE * cp)) - 1.0, -1.0, 1.0);
+}
+
+double winning_chances(ReviewScore s)
+{
+    return chances_of_centipawns(review_centipawns(s));
+}
+
+double win_percent(ReviewScore s)
+{
+    return 50.0 + 50.0 * chances_of_centipawns(held_score(review_centipawns(s)));
 }
 
 double move_accuracy(double win_before, double win_after)
@@ -85,7 +92,7 @@ static MoveMark mark_of_mate(int cp)
 
 double chances_lost(ReviewScore before, ReviewScore after, Color mover)
 {
-    double lost = wdl_winning_chances(before.score, before.material) - wdl_winning_chances(after.score, after.material);
+    double lost = winning_chances(before) - winning_chances(after);
     return mover == WHITE ? lost : -lost;
 }
 

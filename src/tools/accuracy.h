@@ -1,24 +1,25 @@
 #pragma once
 /*
  * accuracy.h — how much a move threw away, for `bachess annotate`
- * (docs/annotate.md): lichess's rules, read on bachess's own model of its
- * winning chances.
+ * (docs/annotate.md): lichess's model and rules, read on bachess's
+ * normalised score.
  *
  * A position is its search's score (centipawns from White's side, or MATE
  * less the plies to mate as in score.h) and its material (wdl_material).
- * Three measures come from them:
+ * Its score is first normalised by bachess's win/draw/loss model
+ * (wdl_normalize, wdl.h): 100 is an even chance to win at any material, as
+ * on Stockfish's normalised centipawns, the scale lichess fitted its curve
+ * to. Three measures come from it:
  *
- * - Winning chances, in [-1, 1]: P(win) - P(loss) of the win/draw/loss
- *   model fitted on bachess's self-play games (wdl_winning_chances, wdl.h),
- *   at the position's material; a mate is 1 or -1. Win% is the same on
- *   [0, 100]: 50 + 50 * chances.
- * - A mark per move, by lila's Advice.scala: a drop of the mover's winning
- *   chances of mark_threshold() is an inaccuracy, a mistake or a blunder (the
- *   three re-fitted for this model: accuracy.c says how). Mates are judged
- *   apart, as lichess does: walking into a forced mate, or letting one go,
- *   is a blunder unless the position was already beyond 7 or 10 pawns of
- *   the normalised score (wdl_normalize, where 1.00 is an even chance to
- *   win, as on Stockfish's printed score, which the judge's rule reads).
+ * - Winning chances, in [-1, 1]: 2 / (1 + exp(-0.00368208 * cp)) - 1 of
+ *   the normalised score, lichess's curve (scalachess eval.scala). Win% is
+ *   the same on [0, 100]: 50 + 50 * chances, with the score first held
+ *   within ±1000 cp (a mate counts as ±1000).
+ * - A mark per move (lila's Advice.scala): a drop of the mover's winning
+ *   chances of 0.1, 0.2 or 0.3 (mark_threshold()) is an inaccuracy, a
+ *   mistake or a blunder. Mates are judged apart, as lichess does: walking
+ *   into a forced mate, or letting one go, is a blunder unless the position
+ *   was already beyond 7 or 10 pawns of the normalised score.
  * - Accuracy (lila's AccuracyPercent.scala): per move 103.1668 *
  *   exp(-0.04354 * win% lost) - 3.1669, plus 1 for the analysis's own
  *   uncertainty, within [0, 100]; per game the mean of a volatility-weighted
@@ -39,7 +40,11 @@ typedef struct {
     int material; /* wdl_material of the position */
 } ReviewScore;
 
-/* White's win% of a position, in [0, 100]: 50 + 50 * winning chances. */
+/* White's winning chances of a position, in [-1, 1]: lichess's curve of
+ * its normalised score, not held (the marks use it so, as lila does). */
+double winning_chances(ReviewScore s);
+/* White's win% of a position, in [0, 100], the normalised score held
+ * within ±ACCURACY_CP_CEILING. */
 double win_percent(ReviewScore s);
 /* The accuracy of one move, from the mover's win% before and after it. */
 double move_accuracy(double win_before, double win_after);

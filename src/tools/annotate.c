@@ -40,7 +40,7 @@ void annotate_usage(FILE *out)
             "usage: bachess annotate GAMES.pgn [--out FILE] [--movetime MS | --nodes N | --depth D]\n"
             "                        [--threads N] [--side white|black|both] [--no-second-look]\n"
             "  every game analysed and written back as PGN (docs/annotate.md): [%%eval] on every move,\n"
-            "  ?! ? ?? by lichess's rules on bachess's win/draw/loss model, the engine's line\n"
+            "  ?! ? ?? by lichess's model on bachess's normalised score, the engine's line\n"
             "  after mistakes and blunders, Accuracy and ACPL tags per player; a table of the\n"
             "  players on stderr.\n"
             "  --out FILE       write the games to FILE (default: standard output)\n"

@@ -43,12 +43,11 @@ typedef struct {
 static inline ReviewScore verdict_score(const PositionVerdict *p) { return (ReviewScore){ p->score, p->material }; }
 
 /* The second look's band of the mover's loss of winning chances
- * (tools/accuracy.h) around the blunder line of 0.38: from half of it to
- * 5/3 of it, as 0.15 and 0.5 were of lichess's 0.3. Its budget:
+ * (tools/accuracy.h), around the blunder line of 0.3, and its budget:
  * SECOND_LOOK_NODES_FACTOR times the nodes, or SECOND_LOOK_EXTRA_DEPTH more
  * plies. */
-#define SECOND_LOOK_LOW 0.19
-#define SECOND_LOOK_HIGH 0.63
+#define SECOND_LOOK_LOW 0.15
+#define SECOND_LOOK_HIGH 0.5
 enum { SECOND_LOOK_NODES_FACTOR = 5, SECOND_LOOK_EXTRA_DEPTH = 2 };
 
 /* Called after each position searched (progress), and after each position
