@@ -17,7 +17,7 @@ it has not searched whole are left out). On the positions of the first
 centipawns are fitted by least squares between lichess's winning chances of the
 mapped bachess cp and those of the judge's cp: a single scale s * cp, and
 slope * knee * asinh(cp / knee) (the form the review used before it read
-bachess's own win/draw/loss model, src/wdl.c). Then, for
+bachess's normalised score, src/wdl.c). Then, for
 the fit games and the later ones apart, the ?? that lichess's mark rule gives
 with the scores unmapped, through each fitted mapping and each --knee, against
 the judge's: counts, precision and recall. docs/annotate.md, "Benchmarks".

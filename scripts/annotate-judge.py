@@ -45,8 +45,8 @@ PGN_EXTRACT = "/usr/games/pgn-extract"
 # lichess's mark rule (lila's Advice.scala), the judge's: drops of the mover's
 # winning chances on [-1, 1] of lichess's curve of Stockfish's centipawns;
 # mates judged by how lost or won the position was anyway (beyond 10 pawns an
-# inaccuracy, beyond 7 a mistake). bachess's own rule reads its own model
-# instead (src/tools/accuracy.c).
+# inaccuracy, beyond 7 a mistake). bachess's rule is the same on its normalised
+# score (src/tools/accuracy.c).
 WIN_MODEL_SLOPE = 0.00368208
 BLUNDER, MISTAKE, INACCURACY, NO_MARK = 3, 2, 1, 0
 MARK_DROPS = ((BLUNDER, 0.3), (MISTAKE, 0.2), (INACCURACY, 0.1))
