@@ -16,9 +16,8 @@ it has not searched whole are left out). On the positions of the first
 --fit-games games where neither side sees a mate, two mappings of bachess's
 centipawns are fitted by least squares between lichess's winning chances of the
 mapped bachess cp and those of the judge's cp: a single scale s * cp, and
-slope * knee * asinh(cp / knee) (the form the review used before it read
-bachess's normalised score, src/wdl.c). Then, for
-the fit games and the later ones apart, the ?? that lichess's mark rule gives
+slope * knee * asinh(cp / knee) (the form of src/tools/accuracy.c). Then, for
+the fit games and the later ones apart, the ?? that bachess's mark rule gives
 with the scores unmapped, through each fitted mapping and each --knee, against
 the judge's: counts, precision and recall. docs/annotate.md, "Benchmarks".
 """
@@ -146,7 +145,7 @@ def mapped(score, mapping):
 
 def knee_mapping(slope, knee):
     """slope * knee * asinh(cp / knee): slope * cp near 0, growing with the
-    logarithm of cp beyond the knee (the form the review once used)."""
+    logarithm of cp beyond the knee (the form of src/tools/accuracy.c)."""
     return lambda cp: slope * knee * math.asinh(cp / knee)
 
 

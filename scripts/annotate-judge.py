@@ -11,7 +11,7 @@ moves, positions, wall-clock seconds, CPU seconds, and (for --movetime MS with
 --threads T) the ideal moves * MS / T. With --annotated, reads an output of
 `bachess annotate` made before. Then the judge: Stockfish (full strength, Hash 64,
 Threads 1) searches every position of every game's main line to --judge-nodes
-nodes, and its scores are put through lichess's mark rule (lila Advice.scala).
+nodes, and its scores are put through the mark rule of src/tools/accuracy.c.
 The judge's blunders (??) and bachess's ($4) are compared by (game, ply):
 precision, recall, and every disagreement with both sides' evaluations. Then
 every class (?!, ? and ??) with one class of tolerance: of each side's errors
@@ -42,11 +42,9 @@ from enginedriver import MATE, Stockfish
 
 PGN_EXTRACT = "/usr/games/pgn-extract"
 
-# lichess's mark rule (lila's Advice.scala), the judge's: drops of the mover's
-# winning chances on [-1, 1] of lichess's curve of Stockfish's centipawns;
-# mates judged by how lost or won the position was anyway (beyond 10 pawns an
-# inaccuracy, beyond 7 a mistake). bachess's rule is the same on its normalised
-# score (src/tools/accuracy.c).
+# The mark rule of src/tools/accuracy.c (lila's Advice.scala): drops of the
+# mover's winning chances on [-1, 1]; mates judged by how lost or won the
+# position was anyway (beyond 10 pawns an inaccuracy, beyond 7 a mistake).
 WIN_MODEL_SLOPE = 0.00368208
 BLUNDER, MISTAKE, INACCURACY, NO_MARK = 3, 2, 1, 0
 MARK_DROPS = ((BLUNDER, 0.3), (MISTAKE, 0.2), (INACCURACY, 0.1))

@@ -1,4 +1,4 @@
-/* accuracy.c — lichess's marks and accuracy on bachess's normalised score (see accuracy.h). */
+/* accuracy.c — lichess's win-probability model, marks and accuracy (see accuracy.h). */
 #include "tools/accuracy.h"
 
 #include <math.h>
@@ -6,19 +6,28 @@
 #include <stdlib.h>
 
 #include "score.h"
-#include "wdl.h"
 
-/* lichess's fit of winning chances to Stockfish's normalised centipawns
- * (scalachess eval.scala); bachess's normalised score (wdl_normalize) is on
- * the same scale: 100 is an even chance to win. */
+/* lichess's fit of winning chances to centipawns (scalachess eval.scala). */
 static const double WIN_MODEL_SLOPE = 0.00368208;
+
+/* bachess's centipawns on the model's scale: slope * knee * asinh(cp / knee).
+ * lichess fitted its model to Stockfish's centipawns, which Stockfish scales
+ * to a fixed win rate. bachess's agree with them near equality but grow
+ * faster once one side is ahead (measured: where bachess says 8.5 pawns on
+ * average Stockfish says 6.3, for 12.3 it says 7.9), so an engine score goes
+ * through this curve: about linear within the knee, logarithmic beyond.
+ * Fitted by scripts/annotate-fit.py on the 793 positions without a mate of
+ * games 1-15 of data/annotate/blunder-games.pgn, bachess at 200,000 nodes
+ * against Stockfish 15.1 at 1,000,000: least squares between the winning
+ * chances of the mapped bachess score and of Stockfish's
+ * (docs/results/annotate.md, "The mapping"). */
+static const double MODEL_SCALE_SLOPE = 1.1527, MODEL_SCALE_KNEE_CP = 358.0;
 
 /* Drops of winning chances on the [-1, 1] scale (lila Advice.scala), worst first. */
 static const double MARK_DROPS[MARK_NB] = { [MARK_BLUNDER] = 0.3, [MARK_MISTAKE] = 0.2, [MARK_INACCURACY] = 0.1 };
 
-/* Mates are judged by how lost (or won) the position was anyway, on the
- * normalised score: beyond 10 pawns a mate changes little, beyond 7 it is a
- * mistake (lila MateAdvice). */
+/* Mates are judged by how lost (or won) the position was anyway: beyond
+ * 10 pawns a mate changes little, beyond 7 it is a mistake (lila MateAdvice). */
 enum { MATE_JUDGE_HOPELESS_CP = 999, MATE_JUDGE_BAD_CP = 700 };
 
 /* Accuracy of a move by the win% it lost: lila's exponential fit, plus one
@@ -40,25 +49,21 @@ static int held_score(int score)
     return score > ceiling ? ceiling : score < -ceiling ? -ceiling : score;
 }
 
-int review_centipawns(ReviewScore s)
+int model_centipawns(int score)
 {
-    return wdl_normalize(s.score, s.material);
+    if (is_mate_score(score))
+        return score;
+    return (int)lround(MODEL_SCALE_SLOPE * MODEL_SCALE_KNEE_CP * asinh(score / MODEL_SCALE_KNEE_CP));
 }
 
-/* lichess's curve: the one place winning chances are made from centipawns. */
-static double chances_of_centipawns(int cp)
+double winning_chances(int score)
 {
-    return clamp_double(2.0 / (1.0 + exp(-WIN_MODEL_SLOPE * cp)) - 1.0, -1.0, 1.0);
+    return clamp_double(2.0 / (1.0 + exp(-WIN_MODEL_SLOPE * score)) - 1.0, -1.0, 1.0);
 }
 
-double winning_chances(ReviewScore s)
+double win_percent(int score)
 {
-    return chances_of_centipawns(review_centipawns(s));
-}
-
-double win_percent(ReviewScore s)
-{
-    return 50.0 + 50.0 * chances_of_centipawns(held_score(review_centipawns(s)));
+    return 50.0 + 50.0 * winning_chances(held_score(score));
 }
 
 double move_accuracy(double win_before, double win_after)
@@ -67,11 +72,6 @@ double move_accuracy(double win_before, double win_after)
         return 100.0;
     double raw = ACCURACY_SCALE * exp(-ACCURACY_DECAY * (win_before - win_after)) + ACCURACY_OFFSET;
     return clamp_double(raw + ACCURACY_UNCERTAINTY_BONUS, 0.0, 100.0);
-}
-
-double mark_threshold(MoveMark mark)
-{
-    return MARK_DROPS[mark];
 }
 
 static MoveMark mark_of_drop(double drop)
@@ -90,23 +90,21 @@ static MoveMark mark_of_mate(int cp)
     return cp > MATE_JUDGE_HOPELESS_CP ? MARK_INACCURACY : cp > MATE_JUDGE_BAD_CP ? MARK_MISTAKE : MARK_BLUNDER;
 }
 
-double chances_lost(ReviewScore before, ReviewScore after, Color mover)
+double chances_lost(int before, int after, Color mover)
 {
-    double lost = winning_chances(before) - winning_chances(after);
-    return mover == WHITE ? lost : -lost;
+    return (winning_chances(before) - winning_chances(after)) * (mover == WHITE ? 1 : -1);
 }
 
-Judgement judge_move(ReviewScore before, ReviewScore after, Color mover)
+Judgement judge_move(int before, int after, Color mover)
 {
     Judgement j = { MARK_NONE, false, false };
-    bool mate_before = is_mate_score(before.score), mate_after = is_mate_score(after.score);
+    bool mate_before = is_mate_score(before), mate_after = is_mate_score(after);
     int sign = mover == WHITE ? 1 : -1;
     if (!mate_before && !mate_after) {
         j.mark = mark_of_drop(chances_lost(before, after, mover));
         return j;
     }
-    /* The side of the move that has no mate, on the normalised scale. */
-    int ours_before = sign * review_centipawns(before), ours_after = sign * review_centipawns(after);
+    int ours_before = sign * before, ours_after = sign * after;
     j.mate_missed = mate_before && ours_before > 0 && !(mate_after && ours_after > 0);
     j.mate_allowed = mate_after && ours_after < 0 && !(mate_before && ours_before < 0);
     if (j.mate_missed) /* a mate against us after it counts as 0 cp, as in lila */
@@ -155,38 +153,38 @@ static Color mover_of(int move_index, Color first_mover)
     return move_index % 2 == 0 ? first_mover : color_flip(first_mover);
 }
 
-/* Population standard deviation of wins[start .. start + size - 1]. */
-static double win_percent_deviation(const double *wins, int start, int size)
+/* Population standard deviation of win% over scores[start .. start + size - 1]. */
+static double win_percent_deviation(const int *scores, int start, int size)
 {
     double sum = 0, squares = 0;
     for (int i = start; i < start + size; i++)
-        sum += wins[i];
+        sum += win_percent(scores[i]);
     double mean = sum / size;
     for (int i = start; i < start + size; i++)
-        squares += (wins[i] - mean) * (wins[i] - mean);
+        squares += (win_percent(scores[i]) - mean) * (win_percent(scores[i]) - mean);
     return sqrt(squares / size);
 }
 
 /* The weight of move i: the spread of win% in its window. The first moves
  * share the game's first window; after them the window slides along. */
-static double volatility_weight(const double *wins, int moves, int i)
+static double volatility_weight(const int *scores, int moves, int i)
 {
     int window = moves / WINDOW_PER_MOVES;
     window = window < WINDOW_MIN ? WINDOW_MIN : window > WINDOW_MAX ? WINDOW_MAX : window;
     int start = i < window - 2 ? 0 : i - (window - 2);
-    return clamp_double(win_percent_deviation(wins, start, window), WEIGHT_MIN, WEIGHT_MAX);
+    return clamp_double(win_percent_deviation(scores, start, window), WEIGHT_MIN, WEIGHT_MAX);
 }
 
-void game_accuracy(const double *wins, int moves, Color first_mover, double accuracy[COLOR_NB])
+void game_accuracy(const int *scores, int moves, Color first_mover, double accuracy[COLOR_NB])
 {
     double weighted[COLOR_NB] = { 0 }, weights[COLOR_NB] = { 0 }, reciprocals[COLOR_NB] = { 0 };
     int counts[COLOR_NB] = { 0 };
     for (int i = 0; i < moves; i++) {
         Color mover = mover_of(i, first_mover);
-        double before = wins[i], after = wins[i + 1];
+        double before = win_percent(scores[i]), after = win_percent(scores[i + 1]);
         if (mover == BLACK)
             before = 100.0 - before, after = 100.0 - after;
-        double move = move_accuracy(before, after), weight = volatility_weight(wins, moves, i);
+        double move = move_accuracy(before, after), weight = volatility_weight(scores, moves, i);
         weighted[mover] += move * weight;
         weights[mover] += weight;
         reciprocals[mover] += 1.0 / (move > 1.0 ? move : 1.0); /* lila's harmonic mean holds values at 1 or more */

@@ -191,8 +191,8 @@ static void write_move(GameWriter *w, int k, Move m)
     Color mover = b->side;
     bool judged = w->settings->sides[mover] && m != before->best && before->best != MOVE_NONE;
     Judgement j = { MARK_NONE, false, false };
-    if (judged)
-        j = judge_move(verdict_score(before), verdict_score(after), mover);
+    if (judged) /* the engine's scores on the scale of lichess's model */
+        j = judge_move(model_centipawns(before->score), model_centipawns(after->score), mover);
     w->report->marks[mover][j.mark]++;
 
     char san[MOVE_TEXT_SIZE], best_san[MOVE_TEXT_SIZE] = "", word[64];
@@ -224,26 +224,20 @@ static void write_move(GameWriter *w, int k, Move m)
 
 static void fill_report(const PgnGame *g, const PositionVerdict *p, const AnnotateSettings *s, GameReport *r)
 {
-    size_t positions = (size_t)(g->move_count + 1);
-    double *wins = malloc(sizeof *wins * positions);
-    int *centipawns = malloc(sizeof *centipawns * positions);
-    bool ok = wins && centipawns;
+    int *scores = malloc(sizeof *scores * (size_t)(g->move_count + 1));
     memset(r, 0, sizeof *r);
     r->plies = g->move_count;
-    for (int k = 0; ok && k <= g->move_count; k++) {
-        wins[k] = win_percent(verdict_score(&p[k]));
-        centipawns[k] = review_centipawns(verdict_score(&p[k]));
-    }
+    for (int k = 0; scores && k <= g->move_count; k++)
+        scores[k] = model_centipawns(p[k].score);
     Color first = annotate_first_mover(g);
-    if (ok) {
-        game_accuracy(wins, g->move_count, first, r->accuracy);
-        average_centipawn_loss(centipawns, g->move_count, first, r->acpl);
+    if (scores) {
+        game_accuracy(scores, g->move_count, first, r->accuracy);
+        average_centipawn_loss(scores, g->move_count, first, r->acpl);
     }
     for (Color c = WHITE; c < COLOR_NB; c++)
-        if (!ok || !s->sides[c])
+        if (!scores || !s->sides[c])
             r->accuracy[c] = -1, r->acpl[c] = -1;
-    free(wins);
-    free(centipawns);
+    free(scores);
 }
 
 static bool write_game(FILE *out, const PgnGame *g, const PositionVerdict *p, const AnnotateSettings *s,

@@ -10,7 +10,6 @@
 #include "tools/accuracy.h"
 #include "tools/workers.h"
 #include "tt.h" /* BOUND_EXACT */
-#include "wdl.h"
 
 typedef struct {
     SearchInfo last; /* the last whole line reported */
@@ -57,7 +56,6 @@ static bool analyse_position(const SearchLimits *limits, PositionVerdict *p)
     MoveList legal;
     generate_legal(b, &legal);
     memset(p, 0, sizeof *p);
-    p->material = wdl_material(b);
     p->forced = legal.count == 1;
     if (legal.count == 0) {
         p->mated = board_in_check(b);
@@ -115,11 +113,11 @@ bool annotate_second_look_limits(const SearchLimits *first, SearchLimits *second
     return first->nodes > 0 || first->depth > 0;
 }
 
-bool annotate_needs_second_look(ReviewScore before, ReviewScore after, Color mover)
+bool annotate_needs_second_look(int before, int after, Color mover)
 {
-    if (is_mate_score(before.score) || is_mate_score(after.score))
+    if (is_mate_score(before) || is_mate_score(after))
         return false; /* a mate is judged by its own rule, not by the drop */
-    double lost = chances_lost(before, after, mover);
+    double lost = chances_lost(model_centipawns(before), model_centipawns(after), mover);
     return lost >= SECOND_LOOK_LOW && lost < SECOND_LOOK_HIGH;
 }
 
@@ -136,7 +134,7 @@ static bool choose_second_looks(const PgnGame *g, const PositionVerdict *p, cons
         Color mover = k % 2 == 1 ? first_mover : color_flip(first_mover);
         const PositionVerdict *before = &p[k - 1], *after = &p[k];
         if (!judged[mover] || before->best == MOVE_NONE || before->best == g->moves[k - 1]
-            || !annotate_needs_second_look(verdict_score(before), verdict_score(after), mover))
+            || !annotate_needs_second_look(before->score, after->score, mover))
             continue;
         again[k - 1] |= !before->forced;
         again[k] |= !after->forced && after->best != MOVE_NONE;

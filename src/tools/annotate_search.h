@@ -23,7 +23,6 @@
 
 #include "games/pgn.h"
 #include "timeman.h"
-#include "tools/accuracy.h"
 #include "types.h"
 
 enum { ANNOTATE_LINE_PLIES = 8 };
@@ -31,7 +30,6 @@ enum { ANNOTATE_LINE_PLIES = 8 };
 /* A position of the game as the engine sees it. */
 typedef struct {
     int score;                       /* White's side */
-    int material;                    /* wdl_material, for the model's chances */
     Move best;                       /* MOVE_NONE: no legal move */
     Move line[ANNOTATE_LINE_PLIES];  /* the search's line from here */
     int line_length;
@@ -39,13 +37,10 @@ typedef struct {
     bool mated;
 } PositionVerdict;
 
-/* What the marks read of a position: its score and material. */
-static inline ReviewScore verdict_score(const PositionVerdict *p) { return (ReviewScore){ p->score, p->material }; }
-
-/* The second look's band of the mover's loss of winning chances
- * (tools/accuracy.h), around the blunder line of 0.3, and its budget:
- * SECOND_LOOK_NODES_FACTOR times the nodes, or SECOND_LOOK_EXTRA_DEPTH more
- * plies. */
+/* The second look's band of the mover's loss of winning chances (on the
+ * model's scale, tools/accuracy.h), around the blunder line of 0.3, and its
+ * budget: SECOND_LOOK_NODES_FACTOR times the nodes, or SECOND_LOOK_EXTRA_DEPTH
+ * more plies. */
 #define SECOND_LOOK_LOW 0.15
 #define SECOND_LOOK_HIGH 0.5
 enum { SECOND_LOOK_NODES_FACTOR = 5, SECOND_LOOK_EXTRA_DEPTH = 2 };
@@ -63,9 +58,9 @@ typedef struct {
  * gets, and a user who sets it expects the run to take that long). */
 bool annotate_second_look_limits(const SearchLimits *first, SearchLimits *second);
 
-/* Whether a move by `mover` from the position `before` to `after` is
- * looked at again. */
-bool annotate_needs_second_look(ReviewScore before, ReviewScore after, Color mover);
+/* Whether a move from a position scored `before` to one scored `after`
+ * (engine scores, White's side) by `mover` is looked at again. */
+bool annotate_needs_second_look(int before, int after, Color mover);
 
 /* Who makes the game's first move, by its starting position. */
 Color annotate_first_mover(const PgnGame *g);
