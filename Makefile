@@ -13,7 +13,7 @@
 #   make trainer    the NNUE trainer in C (./bachess-train, trainer/, docs/nnue.md)
 #   make net        the built-in net trained again from the self-play store by its recipe
 #                   (nets/default.recipe, scripts/nnue/make-net.sh) and compared with
-#                   nets/default.nnue byte for byte (not part of `make test`: hours);
+#                   nets/default.nnue byte for byte (not part of `make test`: a full training);
 #                   RECIPE=FILE [EXPECTED=FILE] trains another recipe (nets/s6c.recipe)
 #
 # Honours CC, EXE, CFLAGS, CPPFLAGS and LDFLAGS, e.g. `make CC=clang EXE=bachess-clang`, and
