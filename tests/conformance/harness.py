@@ -26,9 +26,11 @@ EVAL_FEN = "r2q1rk1/pp2bppp/2n1pn2/3p4/3P1B2/2PB1N2/PP1N1PPP/R2Q1RK1 w - - 3 10"
 
 def eval_files(directory):
     """Writes network files for the EvalFile option into `directory`, made
-    from nets/default.nnue (docs/nnue.md: "BACHNNUE", eight little-endian
-    u32 header fields -- version, inputs, hidden, activation, qa, qb, scale,
-    FNV-1a checksum of the weights -- then the weights, the output bias last).
+    from nets/default.nnue (src/nnue/network.h: "BACHNNUE", eight
+    little-endian u32 header fields -- version, inputs, hidden, activation,
+    qa, qb, scale, FNV-1a checksum of the payload -- and from version 2 on
+    one more field a version, then the weights, the output biases last, one
+    an output bucket; the bucket count is the field after the checksum).
     Returns {kind: (path, the words the engine's refusal must contain)}:
     missing, truncated, corrupt (a weight byte flipped: checksum mismatch),
     architecture (769 inputs) -- each refused -- and two it must accept:
@@ -36,8 +38,10 @@ def eval_files(directory):
     checksum made right again: a usable net that evaluates differently)."""
     with open(DEFAULT_NET, "rb") as f:
         net = f.read()
-    header = 40
+    version = struct.unpack_from("<I", net, 8)[0]
+    header = 40 + 4 * (version - 1)  # each version adds one u32 field
     inputs = struct.unpack_from("<I", net, 12)[0]
+    buckets = struct.unpack_from("<I", net, 40)[0] if version >= 2 else 1
 
     def checksum(data):
         h = 2166136261
@@ -52,7 +56,8 @@ def eval_files(directory):
     architecture = bytearray(net)
     struct.pack_into("<I", architecture, 12, inputs + 1)
     shifted = bytearray(net)
-    struct.pack_into("<i", shifted, len(net) - 4, struct.unpack_from("<i", net, len(net) - 4)[0] + 8160)
+    for bias_at in range(len(net) - 4 * buckets, len(net), 4):  # every bucket's, so any position moves
+        struct.pack_into("<i", shifted, bias_at, struct.unpack_from("<i", net, bias_at)[0] + 8160)
     struct.pack_into("<I", shifted, 36, checksum(shifted))
     unusable = "not a usable network: "
     files = {"truncated": (net[:len(net) // 2], [unusable, "bytes of weights, the header asks for", "truncated"]),
