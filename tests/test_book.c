@@ -445,7 +445,7 @@ static void on_answer_info(const SearchInfo *info, void *context)
     Answer *a = context;
     a->depth = info->depth;
     a->nodes = info->nodes;
-    a->infos++;
+    __atomic_fetch_add(&a->infos, 1, __ATOMIC_RELEASE); /* go() waits for it */
 }
 
 static void on_answer_best(Move m, Move p, void *context)
@@ -465,7 +465,11 @@ static Answer go(const char *moves, SearchLimits *limits, bool stop_at_once)
     Answer a = { MOVE_NONE, -1, 0, 0 };
     engine_go(limits, (SearchReport){ on_answer_info, on_answer_best, &a });
     if (stop_at_once) {
-        usleep(20000);
+        /* Stop once the engine has said something: a book move's line
+         * (depth 0) or a finished iteration (depth 1 or more). A stop at a
+         * fixed time could cut the first iteration, which shows no depth. */
+        while (__atomic_load_n(&a.infos, __ATOMIC_ACQUIRE) == 0)
+            usleep(1000);
         engine_stop();
     }
     engine_wait();
