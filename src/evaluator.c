@@ -73,23 +73,26 @@ void evaluator_push_null(EvalState *e)
  * to date: from the nearest computed one below it, or afresh when a move
  * on the way changed this perspective's view (its king across a mirroring
  * net's d/e line, or into another king bucket) — afresh from the last
- * accumulator it had in its new view (accumulator_cache.h). Returns the
- * perspective's half of the output's sum over `weights`: the last update,
- * from the ply below, takes it while the new values are in registers. */
-static int32_t bring_up_to_date(EvalState *e, const Board *b, Color perspective, const int16_t *weights)
+ * accumulator it had in its new view (accumulator_cache.h). */
+static void bring_up_to_date(EvalState *e, const Board *b, Color perspective)
 {
-    Accumulator *current = &e->accumulators[e->depth];
     int ply = e->depth;
     while (!e->accumulators[ply].computed[perspective]
            && accumulator_can_update(&e->accumulators[ply], network, perspective))
         ply--; /* the root's is computed by evaluator_start */
-    if (!e->accumulators[ply].computed[perspective])
-        accumulator_cache_refresh(&e->refresh_cache, current, network, b, perspective);
-    if (current->computed[perspective])
-        return accumulator_perspective_sum(current, network, perspective, weights);
-    for (ply++; ply < e->depth; ply++)
+    if (!e->accumulators[ply].computed[perspective]) {
+        accumulator_cache_refresh(&e->refresh_cache, &e->accumulators[e->depth], network, b, perspective);
+        return;
+    }
+    for (ply++; ply <= e->depth; ply++)
         accumulator_update_perspective(&e->accumulators[ply], &e->accumulators[ply - 1], network, perspective);
-    return accumulator_update_perspective_sum(current, &e->accumulators[e->depth - 1], network, perspective, weights);
+}
+
+static const Accumulator *current_accumulator(EvalState *e, const Board *b)
+{
+    bring_up_to_date(e, b, WHITE);
+    bring_up_to_date(e, b, BLACK);
+    return &e->accumulators[e->depth];
 }
 
 #ifndef NDEBUG
@@ -97,7 +100,7 @@ static int32_t bring_up_to_date(EvalState *e, const Board *b, Color perspective,
  * refreshed by the build's own code: the incremental steps (the vector
  * kernels' move shapes, the refresh cache) are what this checks. The
  * vector code against the portable reference is tests/test_nnue.c's work
- * (every move of the perft suite, seven nets); a portable refresh here, one
+ * (every move of the perft suite, six nets); a portable refresh here, one
  * int16 at a time under the sanitizers' checks, took 69 % of a datagen
  * run's time on the sanitizer build (perf). */
 static bool equals_refresh(const Accumulator *a, const Board *b)
@@ -116,42 +119,25 @@ int evaluator_output_bucket(const Network *net, const Board *b)
     return nnue_output_bucket(net, popcount(board_occupied(b)));
 }
 
-/* Held below the decisive scores, as every evaluation is (score.h): a
- * damaged or made-up network file can evaluate far beyond any real
- * position, and the search must not read that as a tablebase win or a
- * mate. */
-static int held_below_decisive(int value)
-{
-    enum { LIMIT = TB_WIN_IN_MAX - 1 };
-    return value > LIMIT ? LIMIT : value < -LIMIT ? -LIMIT : value;
-}
-
 /* The network's evaluation of b from its accumulator, through the output
- * bucket of b's piece count. */
+ * bucket of b's piece count. Held below the decisive scores, as every
+ * evaluation is (score.h): a damaged or made-up network file can evaluate
+ * far beyond any real position, and the search must not read that as a
+ * tablebase win or a mate. */
 static int network_output(const Accumulator *a, const Network *net, const Board *b)
 {
-    return held_below_decisive(accumulator_output(a, net, b->side, evaluator_output_bucket(net, b)));
-}
-
-/* The same for the search's current ply, brought up to date perspective by
- * perspective, each adding its half of the sum (int32, wrapping). */
-static int current_output(EvalState *e, const Board *b)
-{
-    int bucket = evaluator_output_bucket(network, b);
-    uint32_t sum = 0;
-    for (Color c = WHITE; c <= BLACK; c++)
-        sum += (uint32_t)bring_up_to_date(e, b, c, accumulator_output_weights(network, b->side, c, bucket));
-    return held_below_decisive(accumulator_output_of_sum((int32_t)sum, network, bucket));
+    enum { LIMIT = TB_WIN_IN_MAX - 1 };
+    int value = accumulator_output(a, net, b->side, evaluator_output_bucket(net, b));
+    return value > LIMIT ? LIMIT : value < -LIMIT ? -LIMIT : value;
 }
 
 int evaluator_evaluate(EvalState *e, const Board *b)
 {
     if (selected != EVALUATION_NNUE)
         return evaluate(b, &e->pawns);
-    int value = current_output(e, b);
-    assert(equals_refresh(&e->accumulators[e->depth], b));
-    assert(value == network_output(&e->accumulators[e->depth], network, b));
-    return value;
+    const Accumulator *a = current_accumulator(e, b);
+    assert(equals_refresh(a, b));
+    return network_output(a, network, b);
 }
 
 int evaluator_classical(const Board *b)

@@ -35,6 +35,9 @@ typedef struct {
     int added_count, removed_count;
 } FeatureDelta;
 
+/* values_to = values_from + the delta, over n values. */
+typedef void (*DeltaStep)(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n);
+
 /* values_to = values_from + the `added` weights - the `removed` ones, one
  * feature at a time: the reference, and the sums of builds without AVX2
  * or NEON (ARCH=x86-64, -v2). Each list holds at most `capacity`: a
@@ -64,14 +67,10 @@ void accumulator_apply_features_portable(int16_t *values_to, const int16_t *valu
                      SQUARE_NB, n);
 }
 
-/* The input weights to's recorded changes add and take for one
- * perspective, in the view of the ply below (which to's takes). Filled in
- * place: returned by value, the counts were read back from memory, and
- * every update took about a fifth longer. */
-static inline void move_delta(FeatureDelta *delta, Accumulator *to, const Accumulator *from, const Network *net,
-                              Color c)
+/* One perspective of `to` = the same of `from` with to's changes. */
+static void update_with(Accumulator *to, const Accumulator *from, const Network *net, Color c, DeltaStep apply)
 {
-    delta->added_count = delta->removed_count = 0;
+    FeatureDelta delta = { .added_count = 0, .removed_count = 0 };
     NnueView view = to->view[c] = from->view[c];
     const int16_t *weights = nnue_view_input_weights(net, view);
     for (int i = 0; i < to->change_count; i++) {
@@ -79,10 +78,12 @@ static inline void move_delta(FeatureDelta *delta, Accumulator *to, const Accumu
         int feature = nnue_bucket_feature(c, change->piece, change->square, view);
         const int16_t *w = nnue_feature_weights(net, weights, feature);
         if (change->added)
-            delta->added[delta->added_count++] = w;
+            delta.added[delta.added_count++] = w;
         else
-            delta->removed[delta->removed_count++] = w;
+            delta.removed[delta.removed_count++] = w;
     }
+    apply(to->values[c], from->values[c], &delta, net->hidden);
+    to->computed[c] = true;
 }
 
 static void refresh_with(Accumulator *a, const Network *net, const Board *b, Color c, VectorStep add)
@@ -120,10 +121,7 @@ void accumulator_refresh_portable(Accumulator *a, const Network *net, const Boar
 void accumulator_update_perspective_portable(Accumulator *to, const Accumulator *from, const Network *net,
                                              Color perspective)
 {
-    FeatureDelta delta;
-    move_delta(&delta, to, from, net, perspective);
-    apply_delta_portable(to->values[perspective], from->values[perspective], &delta, net->hidden);
-    to->computed[perspective] = true;
+    update_with(to, from, net, perspective, apply_delta_portable);
 }
 
 /* Sum over one perspective of activation(x) x weight, wrapping in int32 as
@@ -171,41 +169,29 @@ int accumulator_output_portable(const Accumulator *a, const Network *net, Color 
     return scale_output(sum, net, bucket);
 }
 
-/* ---- AVX2, and AVX-512 where the build has it ------------------------------ */
+/* ---- AVX2 ------------------------------------------------------------------ */
 #if defined(__AVX2__)
 
-/* The AVX2 kernels work on the values from `begin` to n: all of them in an
- * AVX2 build; in an AVX-512 one only the last sixteen of an N that is not a
- * multiple of 32 (N is one of 16). */
-
-static inline __m256i load256(const int16_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
-static inline void store256(int16_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
-
-static void add_avx2(int16_t *values, const int16_t *weights, int begin, int n)
+static void add_avx2(int16_t *values, const int16_t *weights, int n)
 {
-    for (int i = begin; i < n; i += 16)
-        store256(values + i, _mm256_add_epi16(load256(values + i), load256(weights + i)));
+    for (int i = 0; i < n; i += 16) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(values + i));
+        __m256i w = _mm256_loadu_si256((const __m256i *)(weights + i));
+        _mm256_storeu_si256((__m256i *)(values + i), _mm256_add_epi16(v, w));
+    }
 }
 
-/* sum + activation(v) x w, in int32 pairs. x * w fits int16; SCReLU
- * multiplies by x once more in the madd. The int32 sums wrap, so the order
- * of the additions does not matter. */
-static inline __m256i activated_dot_avx2(__m256i sum, __m256i v, __m256i w, __m256i limit, bool screlu)
+static int32_t dot_avx2(const int16_t *values, const int16_t *weights, const Network *net)
 {
-    __m256i x = _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), limit);
-    return _mm256_add_epi32(sum, screlu ? _mm256_madd_epi16(_mm256_mullo_epi16(x, w), x) : _mm256_madd_epi16(x, w));
-}
-
-static inline __m256i dot_avx2(__m256i sum, const int16_t *values, const int16_t *weights, int begin, int n,
-                               __m256i limit, bool screlu)
-{
-    for (int i = begin; i < n; i += 16)
-        sum = activated_dot_avx2(sum, load256(values + i), load256(weights + i), limit, screlu);
-    return sum;
-}
-
-static inline int32_t sum_avx2(__m256i sum)
-{
+    __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16((int16_t)net->qa), sum = zero;
+    for (int i = 0; i < net->hidden; i += 16) {
+        __m256i x = _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256((const __m256i *)(values + i)), zero), qa);
+        __m256i w = _mm256_loadu_si256((const __m256i *)(weights + i));
+        /* x * w fits int16; SCReLU multiplies by x once more in the madd. */
+        __m256i terms = net->activation == ACTIVATION_SCRELU ? _mm256_madd_epi16(_mm256_mullo_epi16(x, w), x)
+                                                             : _mm256_madd_epi16(x, w);
+        sum = _mm256_add_epi32(sum, terms);
+    }
     __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
@@ -217,15 +203,15 @@ static inline int32_t sum_avx2(__m256i sum)
  * order of the sums does not matter: int16 wraps the same either way. */
 static inline void add_sub_avx2(int16_t *values_to, const int16_t *values_from, const int16_t *const *added,
                                 int added_count, const int16_t *const *removed, int removed_count,
-                                int capacity, int begin, int n)
+                                int capacity, int n)
 {
-    for (int i = begin; i < n; i += 16) {
-        __m256i v = load256(values_from + i);
+    for (int i = 0; i < n; i += 16) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(values_from + i));
         for (int k = 0; k < added_count && k < capacity; k++)
-            v = _mm256_add_epi16(v, load256(added[k] + i));
+            v = _mm256_add_epi16(v, _mm256_loadu_si256((const __m256i *)(added[k] + i)));
         for (int k = 0; k < removed_count && k < capacity; k++)
-            v = _mm256_sub_epi16(v, load256(removed[k] + i));
-        store256(values_to + i, v);
+            v = _mm256_sub_epi16(v, _mm256_loadu_si256((const __m256i *)(removed[k] + i)));
+        _mm256_storeu_si256((__m256i *)(values_to + i), v);
     }
 }
 
@@ -233,215 +219,54 @@ static inline void add_sub_avx2(int16_t *values_to, const int16_t *values_from, 
  * one taken (a quiet move), or one added and two taken (a capture). Each
  * has its own pass with no loop over the features inside the loop over the
  * values; the loop control of add_sub_avx2() cost more instructions than
- * the sums themselves. The evaluation's last step also takes the output's
- * sum over the new values while they are in registers (update_dot_avx2):
- * reading them back from memory just after storing them cost more than
- * the sums. */
-static inline __m256i update_dot_avx2(__m256i sum, int16_t *to, const int16_t *from, const FeatureDelta *d,
-                                      const int16_t *w, int begin, int n, __m256i limit, bool screlu)
+ * the sums themselves. */
+static void add1_sub1_avx2(int16_t *values_to, const int16_t *values_from, const int16_t *added,
+                           const int16_t *removed, int n)
 {
-    if (d->added_count == 1 && d->removed_count == 1) {
-        const int16_t *added = d->added[0], *removed = d->removed[0];
-        for (int i = begin; i < n; i += 16) {
-            __m256i v = _mm256_sub_epi16(_mm256_add_epi16(load256(from + i), load256(added + i)), load256(removed + i));
-            store256(to + i, v);
-            sum = activated_dot_avx2(sum, v, load256(w + i), limit, screlu);
-        }
-    } else if (d->added_count == 1 && d->removed_count == 2) {
-        const int16_t *added = d->added[0], *removed_1 = d->removed[0], *removed_2 = d->removed[1];
-        for (int i = begin; i < n; i += 16) {
-            __m256i v = _mm256_add_epi16(load256(from + i), load256(added + i));
-            v = _mm256_sub_epi16(_mm256_sub_epi16(v, load256(removed_1 + i)), load256(removed_2 + i));
-            store256(to + i, v);
-            sum = activated_dot_avx2(sum, v, load256(w + i), limit, screlu);
-        }
-    } else {
-        add_sub_avx2(to, from, d->added, d->added_count, d->removed, d->removed_count, MAX_PIECE_CHANGES, begin, n);
-        sum = dot_avx2(sum, to, w, begin, n, limit, screlu);
+    for (int i = 0; i < n; i += 16) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(values_from + i));
+        v = _mm256_add_epi16(v, _mm256_loadu_si256((const __m256i *)(added + i)));
+        v = _mm256_sub_epi16(v, _mm256_loadu_si256((const __m256i *)(removed + i)));
+        _mm256_storeu_si256((__m256i *)(values_to + i), v);
     }
-    return sum;
 }
 
-/* The same without the sum, for the steps below the evaluated ply. */
-static inline void update_avx2(int16_t *to, const int16_t *from, const FeatureDelta *d, int begin, int n)
+static void add1_sub2_avx2(int16_t *values_to, const int16_t *values_from, const int16_t *added,
+                           const int16_t *removed_1, const int16_t *removed_2, int n)
 {
-    if (d->added_count == 1 && d->removed_count == 1)
-        for (int i = begin; i < n; i += 16)
-            store256(to + i, _mm256_sub_epi16(_mm256_add_epi16(load256(from + i), load256(d->added[0] + i)),
-                                              load256(d->removed[0] + i)));
-    else if (d->added_count == 1 && d->removed_count == 2)
-        for (int i = begin; i < n; i += 16) {
-            __m256i v = _mm256_add_epi16(load256(from + i), load256(d->added[0] + i));
-            store256(to + i, _mm256_sub_epi16(_mm256_sub_epi16(v, load256(d->removed[0] + i)), load256(d->removed[1] + i)));
-        }
+    for (int i = 0; i < n; i += 16) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(values_from + i));
+        v = _mm256_add_epi16(v, _mm256_loadu_si256((const __m256i *)(added + i)));
+        v = _mm256_sub_epi16(v, _mm256_loadu_si256((const __m256i *)(removed_1 + i)));
+        v = _mm256_sub_epi16(v, _mm256_loadu_si256((const __m256i *)(removed_2 + i)));
+        _mm256_storeu_si256((__m256i *)(values_to + i), v);
+    }
+}
+
+static void apply_move_avx2(int16_t *values_to, const int16_t *values_from, const int16_t *const *added,
+                            int added_count, const int16_t *const *removed, int removed_count, int capacity, int n)
+{
+    if (added_count == 1 && removed_count == 1)
+        add1_sub1_avx2(values_to, values_from, added[0], removed[0], n);
+    else if (added_count == 1 && removed_count == 2)
+        add1_sub2_avx2(values_to, values_from, added[0], removed[0], removed[1], n);
     else
-        add_sub_avx2(to, from, d->added, d->added_count, d->removed, d->removed_count, MAX_PIECE_CHANGES, begin, n);
+        add_sub_avx2(values_to, values_from, added, added_count, removed, removed_count, capacity, n);
 }
 
-#if defined(__AVX512BW__)
-/* AVX-512: thirty-two values a register, half the instructions of AVX2 for
- * the same sums. Each kernel leaves a last sixteen, when N has them, to
- * its AVX2 twin. */
-
-static inline __m512i load512(const int16_t *p) { return _mm512_loadu_si512((const void *)p); }
-static inline void store512(int16_t *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
-
-/* Where the AVX2 tail of an N begins: past the last whole 32. */
-static inline int wide_end(int n) { return n & ~31; }
-
-static void add_avx512(int16_t *values, const int16_t *weights, int n)
-{
-    int wide = wide_end(n);
-    for (int i = 0; i < wide; i += 32)
-        store512(values + i, _mm512_add_epi16(load512(values + i), load512(weights + i)));
-    add_avx2(values, weights, wide, n);
-}
-
-/* As activated_dot_avx2(): with VNNI the multiply and the sum are one
- * instruction. */
-static inline __m512i activated_dot_avx512(__m512i sum, __m512i v, __m512i w, __m512i limit, bool screlu)
-{
-    __m512i x = _mm512_min_epi16(_mm512_max_epi16(v, _mm512_setzero_si512()), limit);
-    __m512i factor = screlu ? _mm512_mullo_epi16(x, w) : w;
-#if defined(__AVX512VNNI__)
-    return _mm512_dpwssd_epi32(sum, factor, x);
-#else
-    return _mm512_add_epi32(sum, _mm512_madd_epi16(factor, x));
-#endif
-}
-
-static inline void add_sub_avx512(int16_t *values_to, const int16_t *values_from, const int16_t *const *added,
-                                  int added_count, const int16_t *const *removed, int removed_count, int capacity,
-                                  int n)
-{
-    int wide = wide_end(n);
-    for (int i = 0; i < wide; i += 32) {
-        __m512i v = load512(values_from + i);
-        for (int k = 0; k < added_count && k < capacity; k++)
-            v = _mm512_add_epi16(v, load512(added[k] + i));
-        for (int k = 0; k < removed_count && k < capacity; k++)
-            v = _mm512_sub_epi16(v, load512(removed[k] + i));
-        store512(values_to + i, v);
-    }
-    add_sub_avx2(values_to, values_from, added, added_count, removed, removed_count, capacity, wide, n);
-}
-
-static inline int32_t dot_avx512(const int16_t *values, const int16_t *weights, const Network *net, bool screlu)
-{
-    int n = net->hidden, wide = wide_end(n);
-    __m512i sum = _mm512_setzero_si512(), limit = _mm512_set1_epi16((int16_t)net->qa);
-    for (int i = 0; i < wide; i += 32)
-        sum = activated_dot_avx512(sum, load512(values + i), load512(weights + i), limit, screlu);
-    __m256i tail = dot_avx2(_mm256_setzero_si256(), values, weights, wide, n, _mm256_set1_epi16((int16_t)net->qa), screlu);
-    return (int32_t)((uint32_t)_mm512_reduce_add_epi32(sum) + (uint32_t)sum_avx2(tail));
-}
-
-static inline int32_t update_dot_avx512(int16_t *to, const int16_t *from, const FeatureDelta *d, const int16_t *w,
-                                        const Network *net, bool screlu)
-{
-    int n = net->hidden, wide = wide_end(n);
-    __m512i sum = _mm512_setzero_si512(), limit = _mm512_set1_epi16((int16_t)net->qa);
-    if (d->added_count == 1 && d->removed_count == 1) {
-        const int16_t *added = d->added[0], *removed = d->removed[0];
-        for (int i = 0; i < wide; i += 32) {
-            __m512i v = _mm512_sub_epi16(_mm512_add_epi16(load512(from + i), load512(added + i)), load512(removed + i));
-            store512(to + i, v);
-            sum = activated_dot_avx512(sum, v, load512(w + i), limit, screlu);
-        }
-    } else if (d->added_count == 1 && d->removed_count == 2) {
-        const int16_t *added = d->added[0], *removed_1 = d->removed[0], *removed_2 = d->removed[1];
-        for (int i = 0; i < wide; i += 32) {
-            __m512i v = _mm512_add_epi16(load512(from + i), load512(added + i));
-            v = _mm512_sub_epi16(_mm512_sub_epi16(v, load512(removed_1 + i)), load512(removed_2 + i));
-            store512(to + i, v);
-            sum = activated_dot_avx512(sum, v, load512(w + i), limit, screlu);
-        }
-    } else {
-        add_sub_avx512(to, from, d->added, d->added_count, d->removed, d->removed_count, MAX_PIECE_CHANGES, wide);
-        for (int i = 0; i < wide; i += 32)
-            sum = activated_dot_avx512(sum, load512(to + i), load512(w + i), limit, screlu);
-    }
-    __m256i tail = update_dot_avx2(_mm256_setzero_si256(), to, from, d, w, wide, n,
-                                   _mm256_set1_epi16((int16_t)net->qa), screlu);
-    return (int32_t)((uint32_t)_mm512_reduce_add_epi32(sum) + (uint32_t)sum_avx2(tail));
-}
-
-static void apply_move_avx512(int16_t *to, const int16_t *from, const FeatureDelta *d, int n)
-{
-    int wide = wide_end(n);
-    if (d->added_count == 1 && d->removed_count == 1)
-        for (int i = 0; i < wide; i += 32)
-            store512(to + i, _mm512_sub_epi16(_mm512_add_epi16(load512(from + i), load512(d->added[0] + i)),
-                                              load512(d->removed[0] + i)));
-    else if (d->added_count == 1 && d->removed_count == 2)
-        for (int i = 0; i < wide; i += 32) {
-            __m512i v = _mm512_add_epi16(load512(from + i), load512(d->added[0] + i));
-            store512(to + i, _mm512_sub_epi16(_mm512_sub_epi16(v, load512(d->removed[0] + i)), load512(d->removed[1] + i)));
-        }
-    else
-        add_sub_avx512(to, from, d->added, d->added_count, d->removed, d->removed_count, MAX_PIECE_CHANGES, wide);
-    update_avx2(to, from, d, wide, n);
-}
-
-static inline int32_t half_dot(const int16_t *values, const int16_t *weights, const Network *net)
-{
-    return net->activation == ACTIVATION_SCRELU ? dot_avx512(values, weights, net, true)
-                                                : dot_avx512(values, weights, net, false);
-}
-
-static inline int32_t update_dot(int16_t *to, const int16_t *from, const FeatureDelta *d, const int16_t *w, const Network *net)
-{
-    return net->activation == ACTIVATION_SCRELU ? update_dot_avx512(to, from, d, w, net, true)
-                                                : update_dot_avx512(to, from, d, w, net, false);
-}
-
-static const VectorStep ADD = add_avx512;
-#define ADD_SUB add_sub_avx512
-#define APPLY_MOVE apply_move_avx512
-#define HALF_DOT half_dot
-#define UPDATE_DOT update_dot
-
-const char *accumulator_vector_code(void) { return "AVX-512"; }
-
-#else /* AVX2 only */
-
-static void add_all_avx2(int16_t *values, const int16_t *weights, int n) { add_avx2(values, weights, 0, n); }
-
-static inline void add_sub_all_avx2(int16_t *values_to, const int16_t *values_from, const int16_t *const *added,
-                                    int added_count, const int16_t *const *removed, int removed_count, int capacity,
-                                    int n)
-{
-    add_sub_avx2(values_to, values_from, added, added_count, removed, removed_count, capacity, 0, n);
-}
-
-static void apply_move_avx2(int16_t *to, const int16_t *from, const FeatureDelta *d, int n)
-{
-    update_avx2(to, from, d, 0, n);
-}
-
-static inline int32_t half_dot(const int16_t *values, const int16_t *weights, const Network *net)
-{
-    __m256i limit = _mm256_set1_epi16((int16_t)net->qa), zero = _mm256_setzero_si256();
-    return sum_avx2(net->activation == ACTIVATION_SCRELU ? dot_avx2(zero, values, weights, 0, net->hidden, limit, true)
-                                                         : dot_avx2(zero, values, weights, 0, net->hidden, limit, false));
-}
-
-static inline int32_t update_dot(int16_t *to, const int16_t *from, const FeatureDelta *d, const int16_t *w, const Network *net)
-{
-    __m256i limit = _mm256_set1_epi16((int16_t)net->qa), zero = _mm256_setzero_si256();
-    return sum_avx2(net->activation == ACTIVATION_SCRELU ? update_dot_avx2(zero, to, from, d, w, 0, net->hidden, limit, true)
-                                                         : update_dot_avx2(zero, to, from, d, w, 0, net->hidden, limit, false));
-}
-
-static const VectorStep ADD = add_all_avx2;
-#define ADD_SUB add_sub_all_avx2
+static const VectorStep ADD = add_avx2;
+#define ADD_SUB add_sub_avx2
 #define APPLY_MOVE apply_move_avx2
-#define HALF_DOT half_dot
-#define UPDATE_DOT update_dot
+
+int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
+{
+    const int16_t *w = bucket_weights(net, bucket);
+    int32_t sum = (int32_t)((uint32_t)dot_avx2(a->values[us], w, net)
+                            + (uint32_t)dot_avx2(a->values[color_flip(us)], w + net->hidden, net));
+    return scale_output(sum, net, bucket);
+}
 
 const char *accumulator_vector_code(void) { return "AVX2"; }
-
-#endif
 
 /* ---- NEON (aarch64) ---------------------------------------------------------- */
 #elif defined(__ARM_NEON)
@@ -452,8 +277,8 @@ static void add_neon(int16_t *values, const int16_t *weights, int n)
         vst1q_s16(values + i, vaddq_s16(vld1q_s16(values + i), vld1q_s16(weights + i)));
 }
 
-/* As the AVX2 sum, eight values at a time: the multiply-accumulate into
- * int32 wraps as the portable sum does. */
+/* As dot_avx2, eight values at a time: the multiply-accumulate into int32
+ * wraps as the portable sum does. */
 static int32_t dot_neon(const int16_t *values, const int16_t *weights, const Network *net)
 {
     int16x8_t zero = vdupq_n_s16(0), qa = vdupq_n_s16((int16_t)net->qa);
@@ -483,15 +308,17 @@ static inline void add_sub_neon(int16_t *values_to, const int16_t *values_from, 
     }
 }
 
-static void apply_move_neon(int16_t *to, const int16_t *from, const FeatureDelta *d, int n)
-{
-    add_sub_neon(to, from, d->added, d->added_count, d->removed, d->removed_count, MAX_PIECE_CHANGES, n);
-}
-
 static const VectorStep ADD = add_neon;
 #define ADD_SUB add_sub_neon
-#define APPLY_MOVE apply_move_neon
-#define HALF_DOT dot_neon
+#define APPLY_MOVE add_sub_neon
+
+int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
+{
+    const int16_t *w = bucket_weights(net, bucket);
+    int32_t sum = (int32_t)((uint32_t)dot_neon(a->values[us], w, net)
+                            + (uint32_t)dot_neon(a->values[color_flip(us)], w + net->hidden, net));
+    return scale_output(sum, net, bucket);
+}
 
 const char *accumulator_vector_code(void) { return "NEON"; }
 
@@ -499,9 +326,11 @@ const char *accumulator_vector_code(void) { return "NEON"; }
 
 static const VectorStep ADD = add_portable;
 #define ADD_SUB add_sub_portable
-#define APPLY_MOVE apply_delta_portable
-#define HALF_DOT dot_portable
-
+#define APPLY_MOVE add_sub_portable
+int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
+{
+    return accumulator_output_portable(a, net, us, bucket);
+}
 const char *accumulator_vector_code(void) { return "none"; }
 
 #endif
@@ -509,21 +338,14 @@ const char *accumulator_vector_code(void) { return "none"; }
 /* ---- the build's choice: vector code where there is some ------------------ */
 
 /* This build's kernels: for a move's changes (APPLY_MOVE: with AVX2 the
- * common shapes on their own), for the differences of a refresh from a
- * cached accumulator (ADD_SUB), for one perspective's half of the output
- * (HALF_DOT), and for a move's changes and that half at once (UPDATE_DOT,
- * where there is a fused kernel; elsewhere one after the other). Each
- * list has a constant bound: for a move's four the compiler unrolls the
- * loops. */
-#ifndef UPDATE_DOT
-static int32_t update_then_dot(int16_t *to, const int16_t *from, const FeatureDelta *d, const int16_t *w,
-                               const Network *net)
+ * common shapes on their own), and for the differences of a refresh from a
+ * cached accumulator (ADD_SUB). Each list has a constant bound: for a
+ * move's four the compiler unrolls the loops. */
+static void apply_delta(int16_t *values_to, const int16_t *values_from, const FeatureDelta *delta, int n)
 {
-    APPLY_MOVE(to, from, d, net->hidden);
-    return HALF_DOT(to, w, net);
+    APPLY_MOVE(values_to, values_from, delta->added, delta->added_count, delta->removed, delta->removed_count,
+            MAX_PIECE_CHANGES, n);
 }
-#define UPDATE_DOT update_then_dot
-#endif
 
 void accumulator_apply_features(int16_t *values_to, const int16_t *values_from, const FeatureList *added,
                                 const FeatureList *removed, int n)
@@ -544,35 +366,5 @@ void accumulator_refresh(Accumulator *a, const Network *net, const Board *b)
 
 void accumulator_update_perspective(Accumulator *to, const Accumulator *from, const Network *net, Color perspective)
 {
-    FeatureDelta delta;
-    move_delta(&delta, to, from, net, perspective);
-    APPLY_MOVE(to->values[perspective], from->values[perspective], &delta, net->hidden);
-    to->computed[perspective] = true;
-}
-
-int32_t accumulator_perspective_sum(const Accumulator *a, const Network *net, Color perspective,
-                                    const int16_t *weights)
-{
-    return HALF_DOT(a->values[perspective], weights, net);
-}
-
-int32_t accumulator_update_perspective_sum(Accumulator *to, const Accumulator *from, const Network *net,
-                                           Color perspective, const int16_t *weights)
-{
-    FeatureDelta delta;
-    move_delta(&delta, to, from, net, perspective);
-    to->computed[perspective] = true;
-    return UPDATE_DOT(to->values[perspective], from->values[perspective], &delta, weights, net);
-}
-
-int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket)
-{
-    const int16_t *w = bucket_weights(net, bucket);
-    uint32_t sum = (uint32_t)HALF_DOT(a->values[us], w, net) + (uint32_t)HALF_DOT(a->values[color_flip(us)], w + net->hidden, net);
-    return scale_output((int32_t)sum, net, bucket);
-}
-
-int accumulator_output_of_sum(int32_t sum, const Network *net, int bucket)
-{
-    return scale_output(sum, net, bucket);
+    update_with(to, from, net, perspective, apply_delta);
 }

@@ -13,7 +13,7 @@
  * king bucket — changes every one of its features, and only that
  * perspective is computed afresh (in the search, from the last accumulator
  * it had in its new view: accumulator_cache.h).
- * With AVX2 the sums run 16 values at a time (AVX-512: 32); the portable code gives the
+ * With AVX2 the sums run 16 values at a time; the portable code gives the
  * same results bit for bit (both wrap int16 the same way, and the output's
  * products fit int16 by the limits network.c checks).
  */
@@ -63,23 +63,6 @@ void accumulator_apply_features(int16_t *values_to, const int16_t *values_from, 
 /* The evaluation in centipawns for the side to move `us`, through output
  * bucket `bucket` (nnue_output_bucket() of the board's piece count). */
 int accumulator_output(const Accumulator *a, const Network *net, Color us, int bucket);
-/* The output in two halves, for an evaluation that brings the perspectives
- * up to date one by one: each perspective's sum over activation(values) x
- * its half of the output weights (accumulator_output_weights()), then
- * both sums (int32, wrapping) through accumulator_output_of_sum(): the
- * value accumulator_output() gives. The update's form computes the sum as
- * it updates, while the new values are in registers. */
-int32_t accumulator_perspective_sum(const Accumulator *a, const Network *net, Color perspective,
-                                    const int16_t *weights);
-int32_t accumulator_update_perspective_sum(Accumulator *to, const Accumulator *from, const Network *net,
-                                           Color perspective, const int16_t *weights);
-int accumulator_output_of_sum(int32_t sum, const Network *net, int bucket);
-/* The output weights of one perspective for side to move `us`: its half of
- * the bucket's (the side to move's first, then the other's). */
-static inline const int16_t *accumulator_output_weights(const Network *net, Color us, Color perspective, int bucket)
-{
-    return net->output_weights + (size_t)(2 * bucket + (perspective == us ? 0 : 1)) * (size_t)net->hidden;
-}
 
 /* The same with the portable code only, for the test that both agree. */
 void accumulator_refresh_portable(Accumulator *a, const Network *net, const Board *b);
