@@ -304,18 +304,18 @@ static void evaluate_king_danger(EvalInfo *ei, Color c)
     eval_add_value(&ei->sum, TERM_KING_SAFETY, c, penalty);
 }
 
-/* In the endgame the king should walk towards the pawns. */
+/* In the endgame the king should walk towards the pawns. The rings around
+ * the king are searched outwards, so a pawn close by ends the search at
+ * once; no pawn stands on the king's square, so the nearest is 1 to 7 away. */
 static void evaluate_king_activity(EvalInfo *ei, Color c)
 {
     Bitboard pawns = ei->b->by_type[PAWN];
     if (!pawns)
         return;
-    Square king = board_king(ei->b, c);
-    int nearest = 7;
-    while (pawns) {
-        int d = square_distance[king][pop_lsb(&pawns)];
-        nearest = d < nearest ? d : nearest;
-    }
+    const Bitboard *rings = distance_ring_bb[board_king(ei->b, c)];
+    int nearest = 1;
+    while (nearest < 7 && !(pawns & rings[nearest]))
+        nearest++;
     eval_add(&ei->sum, TERM_KING_ACTIVITY, c, &W->king_pawn_distance, nearest);
 }
 
@@ -460,9 +460,14 @@ static int evaluate_white(const Board *b, PawnEntry *pawns, EvalTrace *trace)
         evaluate_material(&ei, c);
         evaluate_development(&ei, c);
     }
-    for (Color c = WHITE; c <= BLACK; c++)
-        for (PieceType t = KNIGHT; t <= QUEEN; t++)
-            evaluate_pieces(&ei, c, t);
+    /* One call per type, so that each inlined copy knows its type and
+     * keeps only its own attacks and features. */
+    for (Color c = WHITE; c <= BLACK; c++) {
+        evaluate_pieces(&ei, c, KNIGHT);
+        evaluate_pieces(&ei, c, BISHOP);
+        evaluate_pieces(&ei, c, ROOK);
+        evaluate_pieces(&ei, c, QUEEN);
+    }
     for (Color c = WHITE; c <= BLACK; c++) {
         evaluate_king(&ei, c);
         evaluate_passed(&ei, c);
@@ -486,7 +491,10 @@ static int evaluate_white(const Board *b, PawnEntry *pawns, EvalTrace *trace)
     return result;
 }
 
-int evaluate(const Board *b, PawnTable *pawns)
+/* Flattened: everything it calls is inlined into it, so the search's
+ * evaluation knows that it records no trace, and every term's test for one
+ * goes; evaluate_traced() keeps the general code. */
+__attribute__((flatten)) int evaluate(const Board *b, PawnTable *pawns)
 {
     int white = evaluate_white(b, pawn_probe(pawns, b), NULL);
     return b->side == WHITE ? white : -white;
