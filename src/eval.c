@@ -49,6 +49,28 @@ static void note_attacks(EvalInfo *ei, Color c, PieceType t, Bitboard attacks)
     ei->attacked_by[c][t] |= attacks;
 }
 
+/* The pawns' and the king's attacks of colour c, and its king's zone. */
+static void init_side(EvalInfo *ei, Color c)
+{
+    const Board *b = ei->b;
+    Bitboard forward = shift_forward(c, board_pieces(b, c, PAWN));
+    Square king = board_king(b, c);
+    ei->attacked_by[c][PAWN] = shift_east(forward) | shift_west(forward);
+    ei->attacked_by[c][KING] = king_attacks[king];
+    ei->attacked[c] = ei->attacked_by[c][PAWN] | king_attacks[king];
+    /* The king's square and its neighbours, and one more rank towards the enemy. */
+    Bitboard ring = king_attacks[king] | square_bb(king);
+    ei->king_zone[c] = ring | shift_forward(c, ring);
+}
+
+static Bitboard mobility_area(const EvalInfo *ei, Color c)
+{
+    const Board *b = ei->b;
+    return ~(board_pieces(b, c, PAWN) | board_pieces(b, c, KING) | ei->attacked_by[color_flip(c)][PAWN]);
+}
+
+/* Each colour is named by a constant (here and in evaluate_white), never
+ * by a loop, so that in the flattened evaluate() every colour test folds. */
 static void init_info(EvalInfo *ei, const Board *b, PawnEntry *pawns, EvalTrace *trace)
 {
     memset(ei, 0, sizeof *ei);
@@ -56,20 +78,10 @@ static void init_info(EvalInfo *ei, const Board *b, PawnEntry *pawns, EvalTrace 
     ei->pawns = pawns;
     ei->sum.trace = trace;
     ei->occupied = board_occupied(b);
-    for (Color c = WHITE; c <= BLACK; c++) {
-        Bitboard pawns_bb = board_pieces(b, c, PAWN);
-        Bitboard forward = shift_forward(c, pawns_bb);
-        Square king = board_king(b, c);
-        ei->attacked_by[c][PAWN] = shift_east(forward) | shift_west(forward);
-        ei->attacked_by[c][KING] = king_attacks[king];
-        ei->attacked[c] = ei->attacked_by[c][PAWN] | king_attacks[king];
-        /* The king's square and its neighbours, and one more rank towards the enemy. */
-        Bitboard ring = king_attacks[king] | square_bb(king);
-        ei->king_zone[c] = ring | shift_forward(c, ring);
-    }
-    for (Color c = WHITE; c <= BLACK; c++)
-        ei->mobility_area[c] = ~(board_pieces(b, c, PAWN) | board_pieces(b, c, KING)
-                                 | ei->attacked_by[color_flip(c)][PAWN]);
+    init_side(ei, WHITE);
+    init_side(ei, BLACK);
+    ei->mobility_area[WHITE] = mobility_area(ei, WHITE);
+    ei->mobility_area[BLACK] = mobility_area(ei, BLACK);
 }
 
 /* ---- Material and development ------------------------------------------ */
@@ -449,6 +461,27 @@ static int scale_factor(const Board *b, Color strong)
     return SCALE_NORMAL;
 }
 
+/* Material, development and every piece of colour c. One call per type,
+ * so that each inlined copy knows its type and keeps only its own attacks
+ * and features. */
+static void evaluate_army(EvalInfo *ei, Color c)
+{
+    evaluate_material(ei, c);
+    evaluate_development(ei, c);
+    evaluate_pieces(ei, c, KNIGHT);
+    evaluate_pieces(ei, c, BISHOP);
+    evaluate_pieces(ei, c, ROOK);
+    evaluate_pieces(ei, c, QUEEN);
+}
+
+/* The terms that read both colours' attacks. */
+static void evaluate_king_passed_threats(EvalInfo *ei, Color c)
+{
+    evaluate_king(ei, c);
+    evaluate_passed(ei, c);
+    evaluate_threats(ei, c);
+}
+
 /* The evaluation from White's side, with the pawn entry already found. */
 static int evaluate_white(const Board *b, PawnEntry *pawns, EvalTrace *trace)
 {
@@ -456,23 +489,12 @@ static int evaluate_white(const Board *b, PawnEntry *pawns, EvalTrace *trace)
     init_info(&ei, b, pawns, trace);
     ei.sum.score[WHITE] += pawns->score; /* already White minus Black; traced when computed */
 
-    for (Color c = WHITE; c <= BLACK; c++) {
-        evaluate_material(&ei, c);
-        evaluate_development(&ei, c);
-    }
-    /* One call per type, so that each inlined copy knows its type and
-     * keeps only its own attacks and features. */
-    for (Color c = WHITE; c <= BLACK; c++) {
-        evaluate_pieces(&ei, c, KNIGHT);
-        evaluate_pieces(&ei, c, BISHOP);
-        evaluate_pieces(&ei, c, ROOK);
-        evaluate_pieces(&ei, c, QUEEN);
-    }
-    for (Color c = WHITE; c <= BLACK; c++) {
-        evaluate_king(&ei, c);
-        evaluate_passed(&ei, c);
-        evaluate_threats(&ei, c);
-    }
+    /* The pieces of both colours first: the king and threat terms read
+     * every attack. */
+    evaluate_army(&ei, WHITE);
+    evaluate_army(&ei, BLACK);
+    evaluate_king_passed_threats(&ei, WHITE);
+    evaluate_king_passed_threats(&ei, BLACK);
     eval_add(&ei.sum, TERM_TEMPO, b->side, &W->tempo, 1);
 
     Score total = ei.sum.score[WHITE] - ei.sum.score[BLACK];
