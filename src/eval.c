@@ -240,15 +240,17 @@ static void add_shelter(const Board *b, Color c, Square k, EvalSum *sum)
     }
 }
 
-static int shelter_mg(const Board *b, Color c, Square k)
+static Score shelter_score(const Board *b, Color c, Square k)
 {
     EvalSum scratch = { .score = { 0, 0 }, .trace = NULL };
     add_shelter(b, c, k, &scratch);
-    return score_mg(scratch.score[c]);
+    return scratch.score[c];
 }
 
-/* A king that may still castle is credited with the better of its shelter
- * now and the shelter on the side it can castle to. */
+/* A king that may still castle is credited with the better (in the
+ * middlegame) of its shelter now and the shelter on the side it can castle
+ * to. Each candidate is worked out once; a trace records the chosen one's
+ * terms again. */
 static void evaluate_shelter(EvalInfo *ei, Color c)
 {
     const Board *b = ei->b;
@@ -260,23 +262,27 @@ static void evaluate_shelter(EvalInfo *ei, Color c)
         ei->sum.score[c] += ei->pawns->shelter[c];
         return;
     }
-    Score before = ei->sum.score[c];
-    if (rights & (oo | ooo)) {
-        int best = shelter_mg(b, c, king);
-        if (rights & oo) {
-            Square target = square_relative(c, G1);
-            int value = shelter_mg(b, c, target);
-            if (value > best) {
-                best = value;
-                best_square = target;
-            }
+    Score best = shelter_score(b, c, king);
+    if (rights & oo) {
+        Score value = shelter_score(b, c, square_relative(c, G1));
+        if (score_mg(value) > score_mg(best)) {
+            best = value;
+            best_square = square_relative(c, G1);
         }
-        if ((rights & ooo) && shelter_mg(b, c, square_relative(c, C1)) > best)
-            best_square = square_relative(c, C1);
     }
-    add_shelter(b, c, best_square, &ei->sum);
+    if (rights & ooo) {
+        Score value = shelter_score(b, c, square_relative(c, C1));
+        if (score_mg(value) > score_mg(best)) {
+            best = value;
+            best_square = square_relative(c, C1);
+        }
+    }
+    if (ei->sum.trace)
+        add_shelter(b, c, best_square, &ei->sum);
+    else
+        ei->sum.score[c] += best;
     ei->pawns->shelter_tag[c] = tag;
-    ei->pawns->shelter[c] = ei->sum.score[c] - before;
+    ei->pawns->shelter[c] = best;
 }
 
 /* Danger units from the attacks on c's king zone and the safe checks the
