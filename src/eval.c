@@ -73,11 +73,16 @@ static Bitboard mobility_area(const EvalInfo *ei, Color c)
  * by a loop, so that in the flattened evaluate() every colour test folds. */
 static void init_info(EvalInfo *ei, const Board *b, PawnEntry *pawns, EvalTrace *trace)
 {
-    memset(ei, 0, sizeof *ei);
+    /* Field by field rather than a memset of the whole: init_side() and
+     * mobility_area() write the rest, and this runs at every node. */
     ei->b = b;
     ei->pawns = pawns;
-    ei->sum.trace = trace;
+    ei->sum = (EvalSum){ .score = { 0, 0 }, .trace = trace };
     ei->occupied = board_occupied(b);
+    for (PieceType t = KNIGHT; t <= QUEEN; t++)
+        ei->attacked_by[WHITE][t] = ei->attacked_by[BLACK][t] = 0;
+    ei->king_attackers[WHITE] = ei->king_attackers[BLACK] = 0;
+    ei->king_danger[WHITE] = ei->king_danger[BLACK] = 0;
     init_side(ei, WHITE);
     init_side(ei, BLACK);
     ei->mobility_area[WHITE] = mobility_area(ei, WHITE);
