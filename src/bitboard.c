@@ -6,6 +6,7 @@
 Bitboard between_bb[SQUARE_NB][SQUARE_NB];
 Bitboard line_bb[SQUARE_NB][SQUARE_NB];
 int square_distance[SQUARE_NB][SQUARE_NB];
+Bitboard distance_ring_bb[SQUARE_NB][8];
 
 static int sign(int x) { return (x > 0) - (x < 0); }
 
@@ -37,6 +38,7 @@ void bitboard_init(void)
             int df = abs(square_file(a) - square_file(b));
             int dr = abs(square_rank(a) - square_rank(b));
             square_distance[a][b] = df > dr ? df : dr;
+            distance_ring_bb[a][square_distance[a][b]] |= square_bb(b);
             fill_line(a, b);
         }
 }

@@ -2,7 +2,8 @@
 /*
  * bitboard.h — sets of squares as 64-bit words, and the geometry tables
  * that depend only on the empty board: ranks, files, the segment between
- * two squares and the full line through them, and distances.
+ * two squares and the full line through them, distances and the rings of
+ * squares at each distance.
  *
  * The tables are filled once by bitboard_init(); nothing here changes
  * afterwards, so any thread may read them.
@@ -18,6 +19,7 @@
 extern Bitboard between_bb[SQUARE_NB][SQUARE_NB]; /* squares strictly between, if aligned */
 extern Bitboard line_bb[SQUARE_NB][SQUARE_NB];    /* whole line through both, if aligned */
 extern int square_distance[SQUARE_NB][SQUARE_NB]; /* king steps */
+extern Bitboard distance_ring_bb[SQUARE_NB][8];    /* the squares exactly d king steps away */
 
 void bitboard_init(void);
 

@@ -49,27 +49,44 @@ static void note_attacks(EvalInfo *ei, Color c, PieceType t, Bitboard attacks)
     ei->attacked_by[c][t] |= attacks;
 }
 
+/* The pawns' and the king's attacks of colour c, and its king's zone. */
+static void init_side(EvalInfo *ei, Color c)
+{
+    const Board *b = ei->b;
+    Bitboard forward = shift_forward(c, board_pieces(b, c, PAWN));
+    Square king = board_king(b, c);
+    ei->attacked_by[c][PAWN] = shift_east(forward) | shift_west(forward);
+    ei->attacked_by[c][KING] = king_attacks[king];
+    ei->attacked[c] = ei->attacked_by[c][PAWN] | king_attacks[king];
+    /* The king's square and its neighbours, and one more rank towards the enemy. */
+    Bitboard ring = king_attacks[king] | square_bb(king);
+    ei->king_zone[c] = ring | shift_forward(c, ring);
+}
+
+static Bitboard mobility_area(const EvalInfo *ei, Color c)
+{
+    const Board *b = ei->b;
+    return ~(board_pieces(b, c, PAWN) | board_pieces(b, c, KING) | ei->attacked_by[color_flip(c)][PAWN]);
+}
+
+/* Each colour is named by a constant (here and in evaluate_white), never
+ * by a loop, so that in the flattened evaluate() every colour test folds. */
 static void init_info(EvalInfo *ei, const Board *b, PawnEntry *pawns, EvalTrace *trace)
 {
-    memset(ei, 0, sizeof *ei);
+    /* Field by field rather than a memset of the whole: init_side() and
+     * mobility_area() write the rest, and this runs at every node. */
     ei->b = b;
     ei->pawns = pawns;
-    ei->sum.trace = trace;
+    ei->sum = (EvalSum){ .score = { 0, 0 }, .trace = trace };
     ei->occupied = board_occupied(b);
-    for (Color c = WHITE; c <= BLACK; c++) {
-        Bitboard pawns_bb = board_pieces(b, c, PAWN);
-        Bitboard forward = shift_forward(c, pawns_bb);
-        Square king = board_king(b, c);
-        ei->attacked_by[c][PAWN] = shift_east(forward) | shift_west(forward);
-        ei->attacked_by[c][KING] = king_attacks[king];
-        ei->attacked[c] = ei->attacked_by[c][PAWN] | king_attacks[king];
-        /* The king's square and its neighbours, and one more rank towards the enemy. */
-        Bitboard ring = king_attacks[king] | square_bb(king);
-        ei->king_zone[c] = ring | shift_forward(c, ring);
-    }
-    for (Color c = WHITE; c <= BLACK; c++)
-        ei->mobility_area[c] = ~(board_pieces(b, c, PAWN) | board_pieces(b, c, KING)
-                                 | ei->attacked_by[color_flip(c)][PAWN]);
+    for (PieceType t = KNIGHT; t <= QUEEN; t++)
+        ei->attacked_by[WHITE][t] = ei->attacked_by[BLACK][t] = 0;
+    ei->king_attackers[WHITE] = ei->king_attackers[BLACK] = 0;
+    ei->king_danger[WHITE] = ei->king_danger[BLACK] = 0;
+    init_side(ei, WHITE);
+    init_side(ei, BLACK);
+    ei->mobility_area[WHITE] = mobility_area(ei, WHITE);
+    ei->mobility_area[BLACK] = mobility_area(ei, BLACK);
 }
 
 /* ---- Material and development ------------------------------------------ */
@@ -228,15 +245,17 @@ static void add_shelter(const Board *b, Color c, Square k, EvalSum *sum)
     }
 }
 
-static int shelter_mg(const Board *b, Color c, Square k)
+static Score shelter_score(const Board *b, Color c, Square k)
 {
     EvalSum scratch = { .score = { 0, 0 }, .trace = NULL };
     add_shelter(b, c, k, &scratch);
-    return score_mg(scratch.score[c]);
+    return scratch.score[c];
 }
 
-/* A king that may still castle is credited with the better of its shelter
- * now and the shelter on the side it can castle to. */
+/* A king that may still castle is credited with the better (in the
+ * middlegame) of its shelter now and the shelter on the side it can castle
+ * to. Each candidate is worked out once; a trace records the chosen one's
+ * terms again. */
 static void evaluate_shelter(EvalInfo *ei, Color c)
 {
     const Board *b = ei->b;
@@ -248,23 +267,27 @@ static void evaluate_shelter(EvalInfo *ei, Color c)
         ei->sum.score[c] += ei->pawns->shelter[c];
         return;
     }
-    Score before = ei->sum.score[c];
-    if (rights & (oo | ooo)) {
-        int best = shelter_mg(b, c, king);
-        if (rights & oo) {
-            Square target = square_relative(c, G1);
-            int value = shelter_mg(b, c, target);
-            if (value > best) {
-                best = value;
-                best_square = target;
-            }
+    Score best = shelter_score(b, c, king);
+    if (rights & oo) {
+        Score value = shelter_score(b, c, square_relative(c, G1));
+        if (score_mg(value) > score_mg(best)) {
+            best = value;
+            best_square = square_relative(c, G1);
         }
-        if ((rights & ooo) && shelter_mg(b, c, square_relative(c, C1)) > best)
-            best_square = square_relative(c, C1);
     }
-    add_shelter(b, c, best_square, &ei->sum);
+    if (rights & ooo) {
+        Score value = shelter_score(b, c, square_relative(c, C1));
+        if (score_mg(value) > score_mg(best)) {
+            best = value;
+            best_square = square_relative(c, C1);
+        }
+    }
+    if (ei->sum.trace)
+        add_shelter(b, c, best_square, &ei->sum);
+    else
+        ei->sum.score[c] += best;
     ei->pawns->shelter_tag[c] = tag;
-    ei->pawns->shelter[c] = ei->sum.score[c] - before;
+    ei->pawns->shelter[c] = best;
 }
 
 /* Danger units from the attacks on c's king zone and the safe checks the
@@ -304,18 +327,18 @@ static void evaluate_king_danger(EvalInfo *ei, Color c)
     eval_add_value(&ei->sum, TERM_KING_SAFETY, c, penalty);
 }
 
-/* In the endgame the king should walk towards the pawns. */
+/* In the endgame the king should walk towards the pawns. The rings around
+ * the king are searched outwards, so a pawn close by ends the search at
+ * once; no pawn stands on the king's square, so the nearest is 1 to 7 away. */
 static void evaluate_king_activity(EvalInfo *ei, Color c)
 {
     Bitboard pawns = ei->b->by_type[PAWN];
     if (!pawns)
         return;
-    Square king = board_king(ei->b, c);
-    int nearest = 7;
-    while (pawns) {
-        int d = square_distance[king][pop_lsb(&pawns)];
-        nearest = d < nearest ? d : nearest;
-    }
+    const Bitboard *rings = distance_ring_bb[board_king(ei->b, c)];
+    int nearest = 1;
+    while (nearest < 7 && !(pawns & rings[nearest]))
+        nearest++;
     eval_add(&ei->sum, TERM_KING_ACTIVITY, c, &W->king_pawn_distance, nearest);
 }
 
@@ -449,6 +472,27 @@ static int scale_factor(const Board *b, Color strong)
     return SCALE_NORMAL;
 }
 
+/* Material, development and every piece of colour c. One call per type,
+ * so that each inlined copy knows its type and keeps only its own attacks
+ * and features. */
+static void evaluate_army(EvalInfo *ei, Color c)
+{
+    evaluate_material(ei, c);
+    evaluate_development(ei, c);
+    evaluate_pieces(ei, c, KNIGHT);
+    evaluate_pieces(ei, c, BISHOP);
+    evaluate_pieces(ei, c, ROOK);
+    evaluate_pieces(ei, c, QUEEN);
+}
+
+/* The terms that read both colours' attacks. */
+static void evaluate_king_passed_threats(EvalInfo *ei, Color c)
+{
+    evaluate_king(ei, c);
+    evaluate_passed(ei, c);
+    evaluate_threats(ei, c);
+}
+
 /* The evaluation from White's side, with the pawn entry already found. */
 static int evaluate_white(const Board *b, PawnEntry *pawns, EvalTrace *trace)
 {
@@ -456,18 +500,12 @@ static int evaluate_white(const Board *b, PawnEntry *pawns, EvalTrace *trace)
     init_info(&ei, b, pawns, trace);
     ei.sum.score[WHITE] += pawns->score; /* already White minus Black; traced when computed */
 
-    for (Color c = WHITE; c <= BLACK; c++) {
-        evaluate_material(&ei, c);
-        evaluate_development(&ei, c);
-    }
-    for (Color c = WHITE; c <= BLACK; c++)
-        for (PieceType t = KNIGHT; t <= QUEEN; t++)
-            evaluate_pieces(&ei, c, t);
-    for (Color c = WHITE; c <= BLACK; c++) {
-        evaluate_king(&ei, c);
-        evaluate_passed(&ei, c);
-        evaluate_threats(&ei, c);
-    }
+    /* The pieces of both colours first: the king and threat terms read
+     * every attack. */
+    evaluate_army(&ei, WHITE);
+    evaluate_army(&ei, BLACK);
+    evaluate_king_passed_threats(&ei, WHITE);
+    evaluate_king_passed_threats(&ei, BLACK);
     eval_add(&ei.sum, TERM_TEMPO, b->side, &W->tempo, 1);
 
     Score total = ei.sum.score[WHITE] - ei.sum.score[BLACK];
@@ -486,7 +524,10 @@ static int evaluate_white(const Board *b, PawnEntry *pawns, EvalTrace *trace)
     return result;
 }
 
-int evaluate(const Board *b, PawnTable *pawns)
+/* Flattened: everything it calls is inlined into it, so the search's
+ * evaluation knows that it records no trace, and every term's test for one
+ * goes; evaluate_traced() keeps the general code. */
+__attribute__((flatten)) int evaluate(const Board *b, PawnTable *pawns)
 {
     int white = evaluate_white(b, pawn_probe(pawns, b), NULL);
     return b->side == WHITE ? white : -white;

@@ -19,60 +19,65 @@ void pawn_table_clear(PawnTable *table)
     memset(table, 0, sizeof *table);
 }
 
-/* What one pawn's neighbourhood says about it. */
+/* What the pawns of one colour are, each feature the set of the pawns that
+ * have it, worked out for all of them at once. */
 typedef struct {
-    bool doubled, isolated, backward, connected, rammed, passed;
+    Bitboard doubled, isolated, backward, connected, rammed, passed;
 } PawnFeatures;
 
-static PawnFeatures pawn_features(Color c, Square s, Bitboard ours, Bitboard theirs, Bitboard their_attacks)
+/* The squares strictly in front of (behind) the pieces of b, as colour c sees it. */
+static Bitboard front_span(Color c, Bitboard b) { return shift_forward(c, fill_forward(c, b)); }
+static Bitboard rear_span(Color c, Bitboard b) { return front_span(color_flip(c), b); }
+
+static PawnFeatures pawn_features(Color c, Bitboard ours, Bitboard theirs)
 {
     Color them = color_flip(c);
-    Bitboard stop = square_bb((Square)(s + pawn_push(c)));
-    Bitboard ahead = forward_ranks_bb(c, square_rank(s));
-    Bitboard adjacent = adjacent_files_bb(square_file(s));
-    Bitboard own_file = file_bb(square_file(s));
+    Bitboard beside = shift_east(ours) | shift_west(ours);
+    Bitboard files = fill_forward(WHITE, fill_forward(BLACK, ours));
+    Bitboard their_fronts = theirs | shift_east(theirs) | shift_west(theirs);
     PawnFeatures f;
 
-    f.doubled = (ours & ahead & own_file) != 0;
-    f.isolated = !(ours & adjacent);
-    f.rammed = (theirs & stop) != 0;
-    f.connected = (pawn_attacks[them][s] & ours) || (ours & adjacent & rank_bb(square_rank(s)));
-    /* Only the front pawn of a doubled pair counts as passed. */
-    f.passed = !(theirs & ahead & (adjacent | own_file)) && !f.doubled;
+    /* A friendly pawn in front on the same file. */
+    f.doubled = ours & rear_span(c, ours);
+    f.isolated = ours & ~(shift_east(files) | shift_west(files));
+    /* Blocked head-on: an enemy pawn on the stop square. */
+    f.rammed = ours & shift_forward(them, theirs);
+    /* Defended by a pawn, or with a neighbour beside it. */
+    f.connected = ours & (pawn_attacks_bb(c, ours) | beside);
+    /* No enemy pawn in front on its own or a neighbouring file; only the
+     * front pawn of a doubled pair counts as passed. */
+    f.passed = ours & ~f.doubled & ~rear_span(c, their_fronts);
     /* Behind all its neighbours, so no pawn can ever defend it, and it
-     * cannot step up to them because an enemy pawn holds its stop square. */
-    f.backward = !f.isolated && !(ours & adjacent & ~ahead) && ((their_attacks | theirs) & stop);
+     * cannot step up to them because an enemy pawn holds its stop square
+     * (stands on it or attacks it). */
+    Bitboard level_or_ahead_of_a_neighbour = fill_forward(c, beside);
+    Bitboard stop_held = shift_forward(them, pawn_attacks_bb(them, theirs) | theirs);
+    f.backward = ours & ~f.isolated & ~level_or_ahead_of_a_neighbour & stop_held;
     return f;
 }
 
 static void evaluate_side(const Board *b, Color c, PawnEntry *e, EvalSum *sum)
 {
     const EvalWeights *w = &eval_weights;
-    Color them = color_flip(c);
-    Bitboard ours = board_pieces(b, c, PAWN), theirs = board_pieces(b, them, PAWN);
-    Bitboard their_attacks = pawn_attacks_bb(them, theirs);
+    Bitboard ours = board_pieces(b, c, PAWN), theirs = board_pieces(b, color_flip(c), PAWN);
+    PawnFeatures f = pawn_features(c, ours, theirs);
 
+    eval_add(sum, TERM_PAWNS, c, &w->pawn_doubled, popcount(f.doubled));
+    eval_add(sum, TERM_PAWNS, c, &w->pawn_isolated, popcount(f.isolated));
+    eval_add(sum, TERM_PAWNS, c, &w->pawn_backward, popcount(f.backward));
     for (Bitboard left = ours; left;) {
         Square s = pop_lsb(&left);
+        Bitboard bb = square_bb(s);
         int rank = rank_relative(c, square_rank(s));
-        PawnFeatures f = pawn_features(c, s, ours, theirs, their_attacks);
-
         eval_add(sum, TERM_PSQT, c, &w->psqt[PAWN][psqt_index(c, s)], 1);
-        if (f.doubled)
-            eval_add(sum, TERM_PAWNS, c, &w->pawn_doubled, 1);
-        if (f.isolated)
-            eval_add(sum, TERM_PAWNS, c, &w->pawn_isolated, 1);
-        if (f.backward)
-            eval_add(sum, TERM_PAWNS, c, &w->pawn_backward, 1);
-        if (f.connected)
+        if (f.connected & bb)
             eval_add(sum, TERM_PAWNS, c, &w->pawn_connected[rank], 1);
-        if (f.rammed)
+        if (f.rammed & bb)
             eval_add(sum, TERM_PAWNS, c, &w->pawn_ram[rank], 1);
-        if (f.passed) {
+        if (f.passed & bb)
             eval_add(sum, TERM_PASSED, c, &w->passed_pawn[rank], 1);
-            e->passed |= square_bb(s);
-        }
     }
+    e->passed |= f.passed;
     e->attack_span[c] = fill_forward(c, pawn_attacks_bb(c, ours));
 }
 
