@@ -17,7 +17,8 @@ a and b are cubic polynomials in m / 58, fitted together by maximum likelihood
 (Fisher scoring on the eight coefficients). The store's chunks of one net are
 split whole: every K-th chunk is held out, the rest are fitted (at most N records,
 drawn evenly). The script prints the coefficients as C source lines for
-src/wdl.c and the calibration table on the held-out chunks (markdown, for
+src/wdl.c, the held-out likelihood of the new model and of the one now in
+src/wdl.c, and the calibration table on the held-out chunks (markdown, for
 docs/results/wdl.md).
 """
 import argparse
@@ -179,6 +180,19 @@ SCORE_BANDS = [-2000, -400, -250, -150, -100, -50, -20, 20, 50, 100, 150, 250, 4
 MATERIAL_BANDS = [(17, 30), (31, 50), (51, 78)]
 
 
+def source_params(text):
+    """The eight coefficients of the lines c_source() writes, read back from
+    src/wdl.c's text (None when they are not there)."""
+    import re
+    found = {}
+    for name in ("wdl_a", "wdl_b"):
+        m = re.search(r"static const double " + name + r"\[4\] = \{([^}]*)\};", text)
+        if not m:
+            return None
+        found[name] = [float(v) for v in m.group(1).split(",")]
+    return np.array(found["wdl_a"] + found["wdl_b"])
+
+
 def calibration_rows(params, score, result, material):
     """One row a score band (and material band): positions, predicted and
     observed win/draw/loss in per cent, and the expected-score gap."""
@@ -238,6 +252,13 @@ def main(argv=None):
     test = samples_of(load(records_files(held, args.engine)))
     print(f"held-out positions: {len(test[0])}, mean log-likelihood "
           f"{-neg_log_likelihood(params, *aggregate(*test)):.4f}")
+    # The model now in the source, on the same positions: whether the new
+    # net's games need the new coefficients at all.
+    with open(os.path.join(ROOT, "src", "wdl.c")) as f:
+        current = source_params(f.read())
+    if current is not None:
+        print(f"the model now in src/wdl.c on them: mean log-likelihood "
+              f"{-neg_log_likelihood(current, *aggregate(*test)):.4f}")
     print(calibration_table(calibration_rows(params, *test)))
     return 0
 

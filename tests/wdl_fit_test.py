@@ -68,6 +68,17 @@ def test_likelihood_is_best_at_the_fit():
             check(wdl_fit.neg_log_likelihood(nudged, *data) >= best - 1e-12, f"coefficient {i} nudged is likelier")
 
 
+def test_source_lines_are_read_back():
+    """The coefficients the script prints for src/wdl.c, and those in
+    src/wdl.c itself, are read back as eight numbers."""
+    written = wdl_fit.c_source(TRUE_PARAMS, "scripts/wdl-fit.py")
+    check(np.allclose(wdl_fit.source_params(written), TRUE_PARAMS), "c_source's lines read back")
+    with open(os.path.join(ROOT, "src", "wdl.c")) as f:
+        current = wdl_fit.source_params(f.read())
+    check(current is not None and len(current) == 8, "src/wdl.c's coefficients read")
+    check(wdl_fit.source_params("no coefficients here") is None, "text without them gives None")
+
+
 def test_records_are_read_from_the_view_of_the_side_to_move():
     records = np.zeros(2, dtype=wdl_fit.RECORD)
     records["occupancy"] = [(1 << 4) | (1 << 60) | (1 << 3), (1 << 4) | (1 << 60)]
@@ -84,6 +95,7 @@ def test_records_are_read_from_the_view_of_the_side_to_move():
 
 def main():
     with np.errstate(over="ignore"):
+        test_source_lines_are_read_back()
         test_records_are_read_from_the_view_of_the_side_to_move()
         test_likelihood_is_best_at_the_fit()
         test_recovers_known_parameters()
