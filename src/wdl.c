@@ -11,11 +11,11 @@
 #include "bitboard.h"
 #include "score.h"
 
-/* Made by: scripts/wdl-fit.py (its defaults: the store's 8 chunks of the
- * built-in net 1971bf8c3979, every 4th held out; 708770 positions fitted).
+/* Made by: scripts/wdl-fit.py (its defaults: the store's 5 chunks of the
+ * built-in net 8afb0184c68a, every 4th held out; 522691 positions fitted).
  * A new net scores on another scale: fit again and paste its lines here. */
-static const double wdl_a[4] = { -320.366123, 954.542062, -997.184346, 481.409909 };
-static const double wdl_b[4] = { 6.610547, -57.059166, 120.322162, 44.014390 };
+static const double wdl_a[4] = { -579.520999, 1670.403535, -1625.137948, 659.620769 };
+static const double wdl_b[4] = { -230.207236, 562.899157, -386.075897, 173.280966 };
 
 enum { MATERIAL_MIN = 17, MATERIAL_MAX = 78 };
 #define MATERIAL_SCALE 58.0
