@@ -1,7 +1,8 @@
 # bachess — the build (docs/building.md). The test targets, `make test`
 # among them, are in tests/tests.mk, included at the end (docs/testing.md).
 #
-#   make            optimised engine (./bachess), native CPU features when available
+#   make            optimised engine (./bachess), native CPU features when available,
+#                   profile-guided with gcc (PGO=no: without)
 #   make run        build and start the engine
 #   make engine     the engine alone (./bachess-engine): no web server, needs only libc,
 #                   libm and pthreads
@@ -93,15 +94,18 @@ CFLAGS_COMMON := -std=gnu11 $(WARN) -pthread -Isrc -Isrc/syzygy/fathom -ffile-pr
 
 # ---- configurations ------------------------------------------------------
 # Each configuration compiles every source its own way into $(BUILD)/NAME/.
-CONFIGS := release tuning debug sanitize tsan
+CONFIGS := release tuning debug sanitize tsan pgo-gen
 CFLAGS_release  := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto=auto $(ARCH_FLAGS) $(TUNE_FLAGS) $(CPPFLAGS) $(CFLAGS)
 # A tuning build: the search parameters (src/search_params.h) as UCI options, for scripts/spsa.py.
 CFLAGS_tuning   := $(CFLAGS_release) -DSEARCH_TUNING
 CFLAGS_debug    := $(CFLAGS_COMMON) -O1 -g
 CFLAGS_sanitize := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(NATIVE)
 CFLAGS_tsan     := $(CFLAGS_COMMON) -O1 -g -fsanitize=thread
+# The release build instrumented to count what `bench` runs, for PGO (below).
+CFLAGS_pgo-gen  := $(CFLAGS_release) -fprofile-generate -fprofile-update=atomic
 # What each says of itself in `bachess --version`.
 ARCH_NAME_release  := $(ARCH)
+ARCH_NAME_pgo-gen  := $(ARCH)
 ARCH_NAME_tuning   := $(ARCH)
 ARCH_NAME_debug    := compiler default (debug build)
 ARCH_NAME_sanitize := native (sanitize build)
@@ -148,16 +152,40 @@ $(BUILD)/net: FORCE
 	$(call stamp,$(abspath $(NET)) $(NET_SHA256))
 FORCE:
 
+# Profile-guided optimisation, on by default for a native build with gcc on
+# Linux (PGO=no turns it off): the engine is first built instrumented
+# ($(BUILD)/pgo-gen), runs `bench` with both evaluations, and the release
+# objects are then compiled with the counts it wrote, each reading its own
+# (-dumpdir and -dumpbase name it). The compiler then lays out and inlines
+# for the paths the search really takes: the same tree (the same bench),
+# searched faster (docs/results/speed.md). Builds for another CPU, which
+# cannot run here, or with another compiler, are built without it.
+IS_GCC := $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo yes)
+PGO ?= $(if $(and $(filter native,$(ARCH)),$(filter linux,$(PLATFORM)),$(IS_GCC)),yes,no)
+PGO_PROFILE := $(BUILD)/pgo-gen/profile
+ifeq ($(PGO),yes)
+PROFILE_release := $(PGO_PROFILE)
+$(call objects,release,$(SOURCES)): private PGO_FLAGS = -fprofile-use -fprofile-partial-training \
+	-dumpdir $(patsubst $(BUILD)/release/%,$(BUILD)/pgo-gen/%,$(dir $@)) -dumpbase $(basename $(notdir $@))
+endif
+$(BUILD)/bachess-pgo-gen: $(call objects,pgo-gen,$(SOURCES))
+	$(call link,pgo-gen)
+$(PGO_PROFILE): $(BUILD)/bachess-pgo-gen
+	find $(BUILD)/pgo-gen -name '*.gcda' -delete
+	$(BUILD)/bachess-pgo-gen bench >$@.log 2>&1
+	$(BUILD)/bachess-pgo-gen bench 8 Classical >>$@.log 2>&1
+	touch $@
+
 # One pattern rule per configuration; -MMD -MP writes each object's headers
 # beside it (.d), read below. The objects whose data is assembled in, or
 # that must run on any CPU, go outside LTO: LTO's link-time assembly would
 # lose top-level asm, and would give the CPU check the build's -march.
 define CONFIGURATION
 $(BUILD)/$(1)/flags: FORCE
-	$$(call stamp,$$(CC) $$(CFLAGS_$(1)))
-$(BUILD)/$(1)/%.o: %.c $(BUILD)/$(1)/flags
+	$$(call stamp,$$(CC) $$(CFLAGS_$(1)) $$(PROFILE_$(1)))
+$(BUILD)/$(1)/%.o: %.c $(BUILD)/$(1)/flags $$(PROFILE_$(1))
 	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS_$(1)) $$(OBJECT_FLAGS) -MMD -MP -c $$< -o $$@
+	$$(CC) $$(CFLAGS_$(1)) $$(OBJECT_FLAGS) $$(PGO_FLAGS) -MMD -MP -c $$< -o $$@
 $(BUILD)/$(1)/src/build_info.o: $(BUILD)/version
 $(BUILD)/$(1)/src/build_info.o: OBJECT_FLAGS = -DBACHESS_VERSION='"$(VERSION)"' -DBACHESS_ARCH='"$(ARCH_NAME_$(1))"'
 $(BUILD)/$(1)/src/cpu_check.o: OBJECT_FLAGS = -fno-lto $(BASELINE)

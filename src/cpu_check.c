@@ -75,7 +75,11 @@ __attribute__((constructor)) static void cpu_check_at_start(void)
 {
     char line[256];
     if (cpu_refusal(line, sizeof line, build_arch(), build_cpu_features, cpu_has)) {
+        /* Flushed by hand: the refusal is the only thing the user sees, and
+         * exit() from a constructor is the one path where a runtime (mingw's
+         * under wine, seen once in a test run) may not flush stderr itself. */
         fprintf(stderr, "%s\n", line);
+        fflush(stderr);
         exit(1);
     }
 }

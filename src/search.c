@@ -775,7 +775,9 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     Move best_move = MOVE_NONE, m;
     Move quiets[MAX_QUIETS_TRIED], captures[MAX_CAPTURES_TRIED];
     int quiet_count = 0, capture_count = 0;
-    CheckInfo check_info; /* worked out when the first move is up for pruning */
+    /* Worked out when the first move is up for pruning; zeroed only because
+     * gcc's profile-guided build cannot see that it is never read before. */
+    CheckInfo check_info = {0};
     bool check_info_ready = false;
 
     while ((m = movepick_next(&mp)) != MOVE_NONE) {

@@ -231,7 +231,8 @@ def cpu_refusal(exe, env):
     p = subprocess.run(["wine", exe, "bench"], capture_output=True, text=True, env=refused, timeout=ANSWER_S)
     lines = [line for line in (p.stdout + p.stderr).splitlines() if line.strip()]
     check(p.returncode == 1 and len(lines) == 1 and "CPU" in lines[0],
-          f"a CPU without what the build needs: one line, status 1: {lines} {p.returncode}")
+          f"a CPU without what the build needs: one line, status 1: status {p.returncode}, "
+          f"stdout {p.stdout!r}, stderr {p.stderr!r}")
 
 
 @pytest.fixture(scope="module")

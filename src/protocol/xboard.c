@@ -877,7 +877,7 @@ int xboard_loop(const char *first_line)
         running = false;
     }
     while (running) {
-        InboxEvent e;
+        InboxEvent e = {0}; /* inbox_take fills it; zeroed for gcc's flow analysis */
         inbox_take(&e, true);
         xb.line_read = e.kind == INBOX_LINE ? e.read_ms : time_now_ms();
         if (e.kind == INBOX_LINE)
