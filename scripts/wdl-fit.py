@@ -24,6 +24,7 @@ docs/results/wdl.md).
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -183,7 +184,6 @@ MATERIAL_BANDS = [(17, 30), (31, 50), (51, 78)]
 def source_params(text):
     """The eight coefficients of the lines c_source() writes, read back from
     src/wdl.c's text (None when they are not there)."""
-    import re
     found = {}
     for name in ("wdl_a", "wdl_b"):
         m = re.search(r"static const double " + name + r"\[4\] = \{([^}]*)\};", text)

@@ -256,6 +256,17 @@ static Score shelter_score(const Board *b, Color c, Square k)
  * middlegame) of its shelter now and the shelter on the side it can castle
  * to. Each candidate is worked out once; a trace records the chosen one's
  * terms again. */
+/* A king that may still castle is judged by the better of its shelters:
+ * where it stands, or where castling would take it. */
+static void consider_castled_shelter(const Board *b, Color c, Square castled, Score *best, Square *best_square)
+{
+    Score value = shelter_score(b, c, castled);
+    if (score_mg(value) > score_mg(*best)) {
+        *best = value;
+        *best_square = castled;
+    }
+}
+
 static void evaluate_shelter(EvalInfo *ei, Color c)
 {
     const Board *b = ei->b;
@@ -268,20 +279,10 @@ static void evaluate_shelter(EvalInfo *ei, Color c)
         return;
     }
     Score best = shelter_score(b, c, king);
-    if (rights & oo) {
-        Score value = shelter_score(b, c, square_relative(c, G1));
-        if (score_mg(value) > score_mg(best)) {
-            best = value;
-            best_square = square_relative(c, G1);
-        }
-    }
-    if (rights & ooo) {
-        Score value = shelter_score(b, c, square_relative(c, C1));
-        if (score_mg(value) > score_mg(best)) {
-            best = value;
-            best_square = square_relative(c, C1);
-        }
-    }
+    if (rights & oo)
+        consider_castled_shelter(b, c, square_relative(c, G1), &best, &best_square);
+    if (rights & ooo)
+        consider_castled_shelter(b, c, square_relative(c, C1), &best, &best_square);
     if (ei->sum.trace)
         add_shelter(b, c, best_square, &ei->sum);
     else
