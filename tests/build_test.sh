@@ -105,6 +105,9 @@ else
 fi
 
 # EVALFILE: a copy of the default net, then a different one that is older.
+# These builds and TUNE=1's are made with PGO=no: the profile-guided build
+# is ENGINE, which every other suite runs, and profiling each build again
+# here would double its time for nothing these checks look at.
 dir=$out/evalfile
 mkdir -p "$dir"
 cp "$top/nets/default.nnue" "$dir/copy.nnue"
@@ -112,7 +115,7 @@ python3 -c "import sys; sys.path.insert(0, '$top/tests/conformance'); import har
     fail "making the shifted network"
 touch -d '2000-01-01' "$dir/shifted.nnue"
 for net in copy shifted; do
-    if ! (cd "$top" && $MAKE --no-print-directory -j2 EXE="$dir/bachess" BUILD="$dir" EVALFILE="$dir/$net.nnue") >"$out/make-$net.log" 2>&1; then
+    if ! (cd "$top" && $MAKE --no-print-directory -j2 PGO=no EXE="$dir/bachess" BUILD="$dir" EVALFILE="$dir/$net.nnue") >"$out/make-$net.log" 2>&1; then
         tail -20 "$out/make-$net.log"
         fail "make EVALFILE=$dir/$net.nnue failed"
         continue
@@ -131,7 +134,7 @@ done
 
 # TUNE=1: the tuning build as the default build.
 dir=$out/tune
-if (cd "$top" && $MAKE --no-print-directory -j2 TUNE=1 EXE="$dir/bachess" BUILD="$dir") >"$out/make-tune.log" 2>&1; then
+if (cd "$top" && $MAKE --no-print-directory -j2 PGO=no TUNE=1 EXE="$dir/bachess" BUILD="$dir") >"$out/make-tune.log" 2>&1; then
     line=$(bench_line "$dir/bachess")
     echo "build-tests: TUNE=1: $line"
     [ "$(nodes_of "$line")" = "$ref_nodes" ] || fail "TUNE=1: bench $(nodes_of "$line"), not $ref_nodes"
