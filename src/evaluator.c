@@ -131,6 +131,12 @@ static int network_output(const Accumulator *a, const Network *net, const Board 
     return value > LIMIT ? LIMIT : value < -LIMIT ? -LIMIT : value;
 }
 
+void evaluator_update(EvalState *e, const Board *b)
+{
+    if (selected == EVALUATION_NNUE)
+        current_accumulator(e, b);
+}
+
 int evaluator_evaluate(EvalState *e, const Board *b)
 {
     if (selected != EVALUATION_NNUE)

@@ -55,6 +55,9 @@ static inline void evaluator_pop(EvalState *e) { e->depth--; }
 /* The static evaluation of `b`, the position reached by the pushes so far,
  * in centipawns from the side to move's point of view. */
 int evaluator_evaluate(EvalState *e, const Board *b);
+/* Brings the network's accumulator of `b` up to date now, as
+ * evaluator_evaluate() would (nothing for the hand-written evaluation). */
+void evaluator_update(EvalState *e, const Board *b);
 
 /* The output bucket the network reads for board b (its piece count). */
 int evaluator_output_bucket(const Network *net, const Board *b);

@@ -198,6 +198,12 @@ static void play_move(Thread *t, SearchStack *ss, Move m)
     tt_prefetch(board_key_after(&t->board, m));
     evaluator_push(&t->eval, &t->board, m);
     board_make_move(&t->board, m);
+    /* The accumulator is updated here, before the child probes the table,
+     * rather than when it evaluates: the update's arithmetic then runs
+     * while the prefetched bucket is still on its way from memory (+6 to
+     * +8 % nodes a second, docs/results/speed.md), though a child cut off
+     * by the table never needed it. */
+    evaluator_update(&t->eval, &t->board);
     count_node(t);
 }
 
