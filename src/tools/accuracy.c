@@ -27,7 +27,12 @@ static const double MODEL_SCALE_SLOPE = 1.1527, MODEL_SCALE_KNEE_CP = 358.0;
 static const double MARK_DROPS[MARK_NB] = { [MARK_BLUNDER] = 0.3, [MARK_MISTAKE] = 0.2, [MARK_INACCURACY] = 0.1 };
 
 /* Mates are judged by how lost (or won) the position was anyway: beyond
- * 10 pawns a mate changes little, beyond 7 it is a mistake (lila MateAdvice). */
+ * 10 pawns a mate changes little, beyond 7 it is a mistake (lila MateAdvice).
+ * Read on the engine's own score, not the mapped one: the mapping was fitted
+ * where neither engine saw a mate, and where bachess says 17 to 19 pawns in
+ * such moves Stockfish says 7.7 to 12.6 or sees the mate; mapped, -17.56
+ * reads -9.45 and a move into mate there would be a mistake (docs/results/annotate.md, "The mate rule on
+ * the engine's score, and the s7 model"). */
 enum { MATE_JUDGE_HOPELESS_CP = 999, MATE_JUDGE_BAD_CP = 700 };
 
 /* Accuracy of a move by the win% it lost: lila's exponential fit, plus one
@@ -101,7 +106,7 @@ Judgement judge_move(int before, int after, Color mover)
     bool mate_before = is_mate_score(before), mate_after = is_mate_score(after);
     int sign = mover == WHITE ? 1 : -1;
     if (!mate_before && !mate_after) {
-        j.mark = mark_of_drop(chances_lost(before, after, mover));
+        j.mark = mark_of_drop(chances_lost(model_centipawns(before), model_centipawns(after), mover));
         return j;
     }
     int ours_before = sign * before, ours_after = sign * after;

@@ -7,7 +7,8 @@
  * (what Stockfish's would be), or MATE less the plies to mate as in
  * score.h. An engine score goes through model_centipawns() first: lichess
  * fitted its model to Stockfish's centipawns, and bachess's grow faster
- * once one side is ahead. Three measures come from them:
+ * once one side is ahead (judge_move alone takes engine scores and maps
+ * them itself). Three measures come from them:
  *
  * - Winning chances, in [-1, 1]: 2 / (1 + exp(-0.00368208 * cp)) - 1, the
  *   logistic fit lichess made to its games (scalachess eval.scala). Win%
@@ -18,7 +19,7 @@
  *   20 %, 30 %"; 5, 10 and 15 points of win% — is an inaccuracy, a
  *   mistake or a blunder. Mates are judged apart: walking into a forced
  *   mate, or letting one go, is a blunder unless the position was already
- *   beyond 7 or 10 pawns.
+ *   beyond 7 or 10 pawns of the engine's own score.
  * - Accuracy (lila's AccuracyPercent.scala): per move 103.1668 *
  *   exp(-0.04354 * win% lost) - 3.1669, plus 1 for the analysis's own
  *   uncertainty, within [0, 100]; per game the mean of a volatility-weighted
@@ -60,7 +61,9 @@ typedef struct {
 } Judgement;
 
 /* The mark of a move by `mover` from a position scored `before` to one
- * scored `after`. */
+ * scored `after`, engine scores: the drop of winning chances is read on the
+ * model's scale (model_centipawns), the mate rule's 7 and 10 pawns on the
+ * engine's own score. */
 Judgement judge_move(int before, int after, Color mover);
 /* The move's Numeric Annotation Glyph: 6 (?!), 2 (?), 4 (??); 0 for none. */
 int mark_nag(MoveMark mark);

@@ -191,8 +191,8 @@ static void write_move(GameWriter *w, int k, Move m)
     Color mover = b->side;
     bool judged = w->settings->sides[mover] && m != before->best && before->best != MOVE_NONE;
     Judgement j = { MARK_NONE, false, false };
-    if (judged) /* the engine's scores on the scale of lichess's model */
-        j = judge_move(model_centipawns(before->score), model_centipawns(after->score), mover);
+    if (judged)
+        j = judge_move(before->score, after->score, mover);
     w->report->marks[mover][j.mark]++;
 
     char san[MOVE_TEXT_SIZE], best_san[MOVE_TEXT_SIZE] = "", word[64];
