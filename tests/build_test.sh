@@ -12,6 +12,8 @@
 #     EVALFILE to an older file rebuilds the object that holds the net;
 #   - `bench` prints ASCII only and ends with `N nodes M nps`, the form
 #     OpenBench's client parses (Client/bench.py), for ENGINE and the others;
+#   - the profile-guided build in BUILD_DIR, if ENGINE was one: its
+#     instrumented bench searched ENGINE's nodes and wrote search.c's counts;
 #   - make TUNE=1 (OpenBench's SPSA): every parameter `scripts/spsa.py
 #     --openbench` lists is a UCI option, and the bench is ENGINE's;
 #   - `bachess "genfens N seed S book None|FILE" quit` (OpenBench's datagen
@@ -102,6 +104,24 @@ if [ "$(uname -m)" = x86_64 ]; then
     fi
 else
     echo "build-tests: not an x86-64 machine: the ARCH builds are skipped"
+fi
+
+# The profile-guided build (the default with gcc, docs/building.md): its
+# instrumented engine's bench searched ENGINE's tree, and wrote the counts of
+# the search's own file for the release objects to read.
+pgo=$2/pgo-gen
+if [ -f "$pgo/profile" ]; then
+    pgo_nodes=$(grep -m1 ' nodes .* nps$' "$pgo/profile.log" | awk '{print $1}')
+    if [ "$pgo_nodes" != "$ref_nodes" ]; then
+        fail "PGO: the instrumented bench searched '$pgo_nodes' nodes, not $ref_nodes"
+    elif [ ! -s "$pgo/src/search.gcda" ]; then
+        fail "PGO: no counts for src/search.c in $pgo"
+    else
+        echo "build-tests: PGO: the instrumented bench searched the same $pgo_nodes nodes;" \
+            "counts for $(find "$pgo" -name '*.gcda' | wc -l) files"
+    fi
+else
+    echo "build-tests: $2 holds no profile-guided build (PGO=no, clang or another ARCH)"
 fi
 
 # EVALFILE: a copy of the default net, then a different one that is older.
