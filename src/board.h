@@ -127,6 +127,11 @@ static inline const BoardState *board_state(const Board *b) { return &b->states[
 static inline Piece board_piece_on(const Board *b, Square s) { return (Piece)b->squares[s]; }
 static inline Bitboard board_occupied(const Board *b) { return b->by_color[WHITE] | b->by_color[BLACK]; }
 static inline Bitboard board_pieces(const Board *b, Color c, PieceType t) { return b->by_color[c] & b->by_type[t]; }
+/* Has colour c anything but its king and pawns? */
+static inline bool board_has_non_pawn_material(const Board *b, Color c)
+{
+    return (b->by_color[c] & ~(b->by_type[PAWN] | b->by_type[KING])) != 0;
+}
 static inline Square board_king(const Board *b, Color c) { return lsb(board_pieces(b, c, KING)); }
 static inline Key board_key(const Board *b) { return board_state(b)->key; }
 static inline Key board_pawn_key(const Board *b) { return board_state(b)->pawn_key; }

@@ -297,6 +297,9 @@ static void evaluate_king_danger(EvalInfo *ei, Color c)
 {
     const Board *b = ei->b;
     Color them = color_flip(c);
+    /* Too few attackers make no penalty: only a trace needs the units then. */
+    if (ei->king_attackers[them] < KING_ATTACKERS_MIN && !ei->sum.trace)
+        return;
     Square king = board_king(b, c);
     Score danger = ei->king_danger[them];
 
@@ -367,7 +370,7 @@ static bool is_unstoppable(const EvalInfo *ei, Color c, Square s, int rank)
 {
     const Board *b = ei->b;
     Color them = color_flip(c);
-    if (non_pawn_units(b, them) || (forward_file_bb(c, s) & ei->occupied))
+    if (board_has_non_pawn_material(b, them) || (forward_file_bb(c, s) & ei->occupied))
         return false;
     Square promotion = make_square(square_file(s), rank_relative(c, 7));
     int moves = 7 - rank - (rank == 1); /* the first step may be a double step */
@@ -394,12 +397,16 @@ static void evaluate_passed(EvalInfo *ei, Color c)
         eval_add(&ei->sum, TERM_PASSED, c, &W->passer_enemy_king_distance,
                  weight * square_distance[board_king(b, them)][stop]);
 
-        /* A rook behind a passed pawn: ours pushes it, theirs holds it. */
-        Bitboard behind = rook_attacks(s, ei->occupied) & forward_file_bb(them, s);
-        if (behind & board_pieces(b, c, ROOK))
-            eval_add(&ei->sum, TERM_PASSED, c, &W->rook_behind_passer, 1);
-        if (behind & board_pieces(b, them, ROOK))
-            eval_add(&ei->sum, TERM_PASSED, them, &W->rook_behind_enemy_passer, 1);
+        /* A rook behind a passed pawn: ours pushes it, theirs holds it.
+         * The rook's rays only where a rook stands on the file behind. */
+        Bitboard file_behind = forward_file_bb(them, s);
+        if (file_behind & b->by_type[ROOK]) {
+            Bitboard behind = rook_attacks(s, ei->occupied) & file_behind;
+            if (behind & board_pieces(b, c, ROOK))
+                eval_add(&ei->sum, TERM_PASSED, c, &W->rook_behind_passer, 1);
+            if (behind & board_pieces(b, them, ROOK))
+                eval_add(&ei->sum, TERM_PASSED, them, &W->rook_behind_enemy_passer, 1);
+        }
 
         unstoppable = unstoppable || is_unstoppable(ei, c, s, rank);
     }
@@ -457,6 +464,9 @@ static bool opposite_bishops(const Board *b)
  * or less where its extra material is not enough (see eval.h). */
 static int scale_factor(const Board *b, Color strong)
 {
+    /* The common case first: with pawns, only opposite bishops scale. */
+    if (board_pieces(b, strong, PAWN) && !opposite_bishops(b))
+        return SCALE_NORMAL;
     Color weak = color_flip(strong);
     int strong_units = non_pawn_units(b, strong), weak_units = non_pawn_units(b, weak);
     if (!board_pieces(b, strong, PAWN)) {

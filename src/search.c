@@ -160,11 +160,6 @@ static bool time_is_up(Thread *t)
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static bool has_non_pawn_material(const Board *b, Color c)
-{
-    return (b->by_color[c] & ~(b->by_type[PAWN] | b->by_type[KING])) != 0;
-}
-
 static bool is_draw(const Thread *t, int ply)
 {
     const Board *b = &t->board;
@@ -625,7 +620,7 @@ static int null_move_cut(Thread *t, SearchStack *ss, const NodeInfo *node, int b
     Board *b = &t->board;
     int depth = node->depth, eval = node->eval;
     if (!search_options.null_move || depth < NMP_MIN_DEPTH || eval < beta || ss[-1].move == MOVE_NULL
-        || !has_non_pawn_material(b, b->side) || beta <= -MATE_IN_MAX)
+        || !board_has_non_pawn_material(b, b->side) || beta <= -MATE_IN_MAX)
         return SCORE_NONE;
     int surplus = (eval - beta) / NMP_EVAL_DIVISOR;
     int reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + (surplus < NMP_MAX_EVAL_BONUS ? surplus : NMP_MAX_EVAL_BONUS);
@@ -797,7 +792,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         /* Step 10: shallow pruning of this move, unless it gives check. */
         bool prune = !root && best > -MATE_IN_MAX
             && (history_prunes(&node, &mi, m == tt.move)
-                || (has_non_pawn_material(b, b->side) && prune_move(b, &node, &mi, alpha)));
+                || (board_has_non_pawn_material(b, b->side) && prune_move(b, &node, &mi, alpha)));
         if (prune) {
             if (!check_info_ready) {
                 check_info_init(b, &check_info);
