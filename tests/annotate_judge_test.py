@@ -18,7 +18,7 @@ for the first games are kept in data/annotate/judge-verdicts.jsonl. Checks:
     one marked a class lower is not;
   - annotate-games.py refuses --rounds outside its --games;
   - the judged set's kept verdicts (data/annotate/judged-set-verdicts.jsonl)
-    cover its 12 games and hold the ?!/?/?? counts data/SOURCES.md states.
+    cover its 35 games and hold the ?!/?/?? counts data/SOURCES.md states.
 """
 import importlib.util
 import json
@@ -38,7 +38,8 @@ GAMES = os.path.join(TOP, "data", "annotate", "blunder-games.pgn")
 KEPT_GAMES, KEPT_JUDGE_BLUNDERS = 43, 192  # docs/results/annotate.md, "The blunder benchmark"
 JUDGED_SET = os.path.join(TOP, "data", "annotate", "judged-set.pgn")
 JUDGED_SET_KEPT = os.path.join(TOP, "data", "annotate", "judged-set-verdicts.jsonl")
-JUDGED_SET_MARKS = {1: 135, 2: 42, 3: 38}  # ?!, ?, ??: data/SOURCES.md
+JUDGED_SET_GAMES = 35  # data/SOURCES.md
+JUDGED_SET_MARKS = {1: 321, 2: 105, 3: 108}  # ?!, ?, ??: data/SOURCES.md
 NO_STOCKFISH = "/nonexistent/stockfish"  # any search would fail loudly
 
 spec = importlib.util.spec_from_file_location("annotate_judge", SCRIPT)
@@ -183,7 +184,7 @@ def test_judged_set_verdicts_cover_its_games(scratch):
     for fen, moves in games:
         for mark in judge_module.marks_of(judge.game(fen, moves), fen, moves).values():
             marks[mark] += 1
-    check(len(games) == 12 and judge.searched == 0, f"{len(games)} games, {judge.searched} positions not kept")
+    check(len(games) == JUDGED_SET_GAMES and judge.searched == 0, f"{len(games)} games, {judge.searched} positions not kept")
     check(marks == JUDGED_SET_MARKS, f"the judge's ?!/?/?? on the judged set: {marks}")
     judge.close()
 
