@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """annotate-games.py — club-strength games for the annotate benchmark.
 
-    annotate-games.py OUT.pgn [--games N] [--white-elo E] [--black-elo E] [--tc 5+0.05]
-                      [--openings data/openings.epd] [--seed S] [--jobs J] [--stockfish PATH]
-                      [--partial FILE]
+    annotate-games.py OUT.pgn [--games N] [--rounds FIRST-LAST] [--weak-elo E] [--strong-elo E]
+                      [--tc 5+0.05] [--openings data/openings.epd] [--seed S] [--jobs J]
+                      [--stockfish PATH] [--partial FILE]
 
 Plays N games between two Stockfish processes limited to two UCI_Elo levels
 (UCI_LimitStrength), at a clock of BASE+INC seconds, each from a position of
 the openings file (chosen by --seed), the weaker side taking White in odd
-games and Black in even ones. A third Stockfish referees: after each move it
+games and Black in even ones. --rounds FIRST-LAST plays only those rounds
+of the N, each from the opening the seed chose for it among N, so that a set
+can be extended by later rounds with the openings a longer first run would
+have given them. A third Stockfish referees: after each move it
 counts the legal moves (`go perft 1`) and reads the position (`d`), so the
 game ends at mate, stalemate, a threefold repetition, the fifty-move rule or
 a flag fall; 400 plies is a draw. A clock is charged the CPU time its engine
@@ -143,8 +146,13 @@ def main():
     parser.add_argument("--seed", type=int, default=63)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--stockfish", default="/usr/games/stockfish")
+    parser.add_argument("--rounds", metavar="FIRST-LAST",
+                        help="play only these rounds of the --games (default: all of them)")
     parser.add_argument("--partial", help="each game also appended here (coordinate moves) as it ends")
     args = parser.parse_args()
+    first, last = (int(x) for x in args.rounds.split("-")) if args.rounds else (1, args.games)
+    if not 1 <= first <= last <= args.games:
+        parser.error("--rounds must lie within 1-%d" % args.games)
     base, increment = (float(x) for x in args.tc.split("+"))
     with open(args.openings) as f:
         openings = [" ".join(line.split()[:4]) + " 0 1" for line in f if line.strip()]
@@ -164,7 +172,7 @@ def main():
         return game
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        games = list(pool.map(job, range(1, args.games + 1)))
+        games = list(pool.map(job, range(first, last + 1)))
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, "raw.pgn")
         write_coordinate_pgn(raw, games, names, weak_white)

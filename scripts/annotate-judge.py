@@ -16,7 +16,8 @@ The judge's blunders (??) and bachess's ($4) are compared by (game, ply):
 precision, recall, and every disagreement with both sides' evaluations. Then
 every class (?!, ? and ??) with one class of tolerance: of each side's errors
 (? and ??), the share the other marks at most one class lower, the games from
---held-out-from N on given apart (docs/annotate.md, "The judged set").
+--held-out-from N on given apart (docs/annotate.md, "The judged set"), and
+every error one side gives that the other marks more than one class lower.
 
 The judge's searches are cached (a JSON line per position, keyed by position and
 node count; default build/annotate-judge-cache.jsonl), so a second run, or a run
@@ -349,20 +350,50 @@ def print_class_figures(label, judged, marked):
         "%.2f" % (sum(m == BLUNDER for m in marked.values()) / max(1, sum(m == BLUNDER for m in judged.values())))))
 
 
-def compare_classes(games, judge, held_out_from):
+MARK_TEXT = {NO_MARK: "-", INACCURACY: "?!", MISTAKE: "?", BLUNDER: "??"}
+
+
+def errors_not_held(number, marks, verdicts, judged, marked):
+    """The moves of a game that one side calls an error (? or ??) and the
+    other marks more than one class lower, with both sides' evaluations:
+    (game, ply, move, the judge's mark, before, after, its best, bachess's
+    mark, before, after)."""
+    rows = []
+    for ply in sorted(set(judged) | set(marked)):
+        by_judge, by_bachess = judged.get(ply, NO_MARK), marked.get(ply, NO_MARK)
+        if by_bachess < by_judge - 1 or by_judge < by_bachess - 1:
+            (before, best), (after, _) = verdicts[ply - 1], verdicts[ply]
+            rows.append((number, ply, marks[ply - 1]["san"], by_judge, before, after, best, by_bachess,
+                         marks[ply - 2]["eval"] if ply > 1 else None, marks[ply - 1]["eval"]))
+    return rows
+
+
+def compare_classes(games, judge, held_out_from, show):
     """Errors with one class of tolerance, the fitting games and the held-out
-    ones (game numbers from held_out_from on) apart."""
+    ones (game numbers from held_out_from on) apart, and every error not held."""
     parts = {"fit": ({}, {}), "held out": ({}, {})}
+    rows = []
     for number, (fen, moves, marks) in enumerate(games, 1):
         judged, marked = parts["held out" if held_out_from and number >= held_out_from else "fit"]
-        judged.update(((number, ply), m) for ply, m in marks_of(judge.game(fen, moves), fen, moves).items())
-        marked.update(((number, ply), m) for ply, m in bachess_marks(marks).items())
+        verdicts = judge.game(fen, moves)
+        judged_here, marked_here = marks_of(verdicts, fen, moves), bachess_marks(marks)
+        judged.update(((number, ply), m) for ply, m in judged_here.items())
+        marked.update(((number, ply), m) for ply, m in marked_here.items())
+        rows += errors_not_held(number, marks, verdicts, judged_here, marked_here)
     print("errors (? and ??), one class of tolerance; held out: games %s"
           % ("%d on" % held_out_from if held_out_from else "none"))
     for label, (judged, marked) in parts.items():
         if label == "fit" or held_out_from:
             print_class_figures("games 1-%d" % (held_out_from - 1) if held_out_from and label == "fit"
                                 else "all games" if label == "fit" else label, judged, marked)
+    print("errors not held (%d): game ply move | judge: mark before -> after (its best) | bachess: mark before -> after"
+          % len(rows))
+    for number, ply, san, by_judge, before, after, best, by_bachess, b_before, b_after in rows[:show]:
+        print("  %3d %3d %-7s | %-2s %7s -> %-7s (%s) | %-2s %7s -> %-7s" % (
+            number, ply, san, MARK_TEXT[by_judge], format_eval(before), format_eval(after), best or "-",
+            MARK_TEXT[by_bachess], format_eval(b_before), format_eval(b_after)))
+    if len(rows) > show:
+        print("  … %d more (--show)" % (len(rows) - show))
 
 
 def blunders_of(verdicts, fen, moves):
@@ -421,7 +452,7 @@ def compare(games_path, annotated_path, judge, show, judge_games, jobs, held_out
     print("  judge's blunders %d, bachess's blunders %d, agreed %d" % (len(judged), len(marked), agreed))
     print("  precision %s, recall %s" % (percent(agreed, len(marked)), percent(agreed, len(judged))))
     print_disagreements(disagreements, show)
-    compare_classes(games, judge, held_out_from)
+    compare_classes(games, judge, held_out_from, show)
 
 
 def print_disagreements(disagreements, show):

@@ -13,8 +13,12 @@ for the first games are kept in data/annotate/judge-verdicts.jsonl. Checks:
     one marking one of them less and one more scores (n-1)/n both ways;
   - the measure of every class with one class of tolerance (agreement) on a
     hand-made case, and marks read from NAGs and suffixes;
+  - the errors not held: a move one side calls an error and the other marks
+    more than one class lower is listed, with both sides' evaluations, and
+    one marked a class lower is not;
+  - annotate-games.py refuses --rounds outside its --games;
   - the judged set's kept verdicts (data/annotate/judged-set-verdicts.jsonl)
-    cover its 12 games and hold the ?!/?/?? counts data/SOURCES.md states.
+    cover its 35 games and hold the ?!/?/?? counts data/SOURCES.md states.
 """
 import importlib.util
 import json
@@ -34,7 +38,8 @@ GAMES = os.path.join(TOP, "data", "annotate", "blunder-games.pgn")
 KEPT_GAMES, KEPT_JUDGE_BLUNDERS = 43, 192  # docs/results/annotate.md, "The blunder benchmark"
 JUDGED_SET = os.path.join(TOP, "data", "annotate", "judged-set.pgn")
 JUDGED_SET_KEPT = os.path.join(TOP, "data", "annotate", "judged-set-verdicts.jsonl")
-JUDGED_SET_MARKS = {1: 135, 2: 42, 3: 38}  # ?!, ?, ??: data/SOURCES.md
+JUDGED_SET_GAMES = 35  # data/SOURCES.md
+JUDGED_SET_MARKS = {1: 321, 2: 105, 3: 108}  # ?!, ?, ??: data/SOURCES.md
 NO_STOCKFISH = "/nonexistent/stockfish"  # any search would fail loudly
 
 spec = importlib.util.spec_from_file_location("annotate_judge", SCRIPT)
@@ -146,6 +151,31 @@ def test_agreement_tolerates_one_class():
     check(marks == {1: I, 3: B, 4: M, 5: I, 6: B}, f"marks read from NAGs and suffixes: {marks}")
 
 
+def test_errors_not_held_are_listed():
+    """Only an error (? or ??) that the other side marks more than one class lower is listed."""
+    B, M, I, N = judge_module.BLUNDER, judge_module.MISTAKE, judge_module.INACCURACY, judge_module.NO_MARK
+    marks = [{"san": san, "nags": set(), "eval": value}
+             for san, value in (("e4", 20), ("e5", 300), ("Qh5", 290), ("Nc6", 90))]
+    verdicts = [(15, "e2e4"), (25, "c7c5"), (280, "g1f3"), (270, "b8c6"), (100, None)]
+    judged, marked = {1: B, 2: M, 3: I}, {1: I, 2: I, 4: M}
+    rows = judge_module.errors_not_held(5, marks, verdicts, judged, marked)
+    # ply 1: ?? against ?! is two classes; ply 2: ? against ?! is held; ply 3: ?! is no error;
+    # ply 4: bachess's ? against nothing
+    check(rows == [(5, 1, "e4", B, 15, 25, "e2e4", I, None, 20), (5, 4, "Nc6", N, 270, 100, "b8c6", M, 290, 90)],
+          f"the errors not held: {rows}")
+
+
+def test_rounds_must_lie_within_the_games(scratch):
+    script = os.path.join(TOP, "scripts", "annotate-games.py")
+    out = os.path.join(scratch, "none.pgn")
+    for rounds in ("0-3", "5-7", "4-2"):
+        run = subprocess.run([sys.executable, script, out, "--games", "6", "--rounds", rounds,
+                              "--stockfish", NO_STOCKFISH], capture_output=True, text=True)
+        check(run.returncode == 2 and "--rounds must lie within 1-6" in run.stderr,
+              f"--rounds {rounds} of 6 games: {run.returncode} {run.stderr}")
+        check(not os.path.exists(out), f"--rounds {rounds} of 6 games wrote {out}")
+
+
 def test_judged_set_verdicts_cover_its_games(scratch):
     """The judged set's verdicts (400,000 nodes) are its games', every position, with the marks stated."""
     judge = judge_module.Judge(NO_STOCKFISH, 400000, os.path.join(scratch, "none-400k.jsonl"), JUDGED_SET_KEPT)
@@ -154,7 +184,7 @@ def test_judged_set_verdicts_cover_its_games(scratch):
     for fen, moves in games:
         for mark in judge_module.marks_of(judge.game(fen, moves), fen, moves).values():
             marks[mark] += 1
-    check(len(games) == 12 and judge.searched == 0, f"{len(games)} games, {judge.searched} positions not kept")
+    check(len(games) == JUDGED_SET_GAMES and judge.searched == 0, f"{len(games)} games, {judge.searched} positions not kept")
     check(marks == JUDGED_SET_MARKS, f"the judge's ?!/?/?? on the judged set: {marks}")
     judge.close()
 
