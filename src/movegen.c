@@ -119,14 +119,21 @@ static Move *generate_pawn_moves(const Board *b, const GenContext *g, Move *out,
     return out;
 }
 
-static Move *generate_piece_moves(const Board *b, const GenContext *g, Move *out, PieceType t)
+/* Inlined once per piece type (always_inline: gcc keeps a shared copy
+ * otherwise), so that each loop knows its attack function instead of
+ * switching on the type for every piece. `targets` already holds the
+ * check mask. */
+static inline __attribute__((always_inline)) Move *generate_piece_moves(const Board *b, const GenContext *g, Move *out,
+                                                                        PieceType t, Bitboard targets)
 {
     Bitboard pieces = board_pieces(b, g->us, t);
     if (t == KNIGHT)
         pieces &= ~g->pinned; /* a pinned knight can never move */
     while (pieces) {
         Square from = pop_lsb(&pieces);
-        Bitboard dests = piece_attacks(t, from, g->occupied) & g->targets & g->check_mask & pin_filter(g, from);
+        Bitboard dests = piece_attacks(t, from, g->occupied) & targets;
+        if (t != KNIGHT)
+            dests &= pin_filter(g, from);
         while (dests)
             *out++ = make_move(from, pop_lsb(&dests));
     }
@@ -180,8 +187,11 @@ int generate_moves(const Board *b, GenType type, Move *out)
     g.pinned = find_pinned(b, g.us, g.king);
 
     out = generate_pawn_moves(b, &g, out, type);
-    for (PieceType t = KNIGHT; t <= QUEEN; t++)
-        out = generate_piece_moves(b, &g, out, t);
+    Bitboard piece_targets = g.targets & g.check_mask;
+    out = generate_piece_moves(b, &g, out, KNIGHT, piece_targets);
+    out = generate_piece_moves(b, &g, out, BISHOP, piece_targets);
+    out = generate_piece_moves(b, &g, out, ROOK, piece_targets);
+    out = generate_piece_moves(b, &g, out, QUEEN, piece_targets);
     if ((type & GEN_QUIET) && !checkers)
         out = generate_castling(b, &g, out);
     return (int)(out - start);
