@@ -324,18 +324,6 @@ void check_info_init(const Board *b, CheckInfo *ci)
     ci->discoverers = lone_blockers(b, king, us, us);
 }
 
-/* A normal move checks if it lands where its piece attacks the king, or if
- * it leaves a discovery line; the rare kinds take the thorough way. */
-bool move_gives_check_quick(const Board *b, const CheckInfo *ci, Move m)
-{
-    if (move_kind(m) != MOVE_NORMAL)
-        return move_gives_check(b, m);
-    Square from = move_from(m), to = move_to(m);
-    if (ci->check_squares[piece_type(board_piece_on(b, from))] & square_bb(to))
-        return true;
-    return (ci->discoverers & square_bb(from)) && !aligned(ci->enemy_king, from, to);
-}
-
 GameStatus game_status(const Board *b)
 {
     Move moves[MAX_MOVES];
