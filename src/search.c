@@ -547,16 +547,18 @@ static bool history_prunes(const NodeInfo *node, const MoveInfo *mi, bool is_tt_
  * count), quiet moves that cannot lift a hopeless eval to alpha
  * (futility), and moves that lose material (SEE). The caller spares moves
  * that give check: a late quiet mate must still be found. */
-static bool prune_move(const Board *b, const NodeInfo *node, const MoveInfo *mi, int alpha)
+static inline __attribute__((always_inline)) bool prune_move(const Board *b, const NodeInfo *node, const MoveInfo *mi,
+                                                             int alpha)
 {
     const SearchOptions *o = &search_options;
-    int depth = node->depth, reduction = base_reduction(depth, mi->move_count);
-    int lmr_depth = depth - 1 - reduction > 0 ? depth - 1 - reduction : 0;
+    int depth = node->depth;
     /* move_count > (LMP_BASE + d²) / (2 - improving), multiplied out: a
      * division here cost 2 % of the search's time. */
     if (!mi->noisy && o->late_move_pruning && depth <= LMP_MAX_DEPTH
         && mi->move_count * (2 - node->improving) > LMP_BASE + depth * depth)
         return true;
+    int reduction = base_reduction(depth, mi->move_count);
+    int lmr_depth = depth - 1 - reduction > 0 ? depth - 1 - reduction : 0;
     if (!mi->noisy && o->futility && !node->in_check && lmr_depth <= FUTILITY_MAX_DEPTH
         && node->eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
         return true;
