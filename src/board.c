@@ -45,18 +45,6 @@ static void move_piece(Board *b, Square from, Square to)
     b->squares[to] = (uint8_t)p;
 }
 
-Bitboard board_attackers_to(const Board *b, Square s, Bitboard occupied)
-{
-    Bitboard rooks = b->by_type[ROOK] | b->by_type[QUEEN];
-    Bitboard bishops = b->by_type[BISHOP] | b->by_type[QUEEN];
-    return (pawn_attacks[BLACK][s] & board_pieces(b, WHITE, PAWN))
-         | (pawn_attacks[WHITE][s] & board_pieces(b, BLACK, PAWN))
-         | (knight_attacks[s] & b->by_type[KNIGHT])
-         | (king_attacks[s] & b->by_type[KING])
-         | (rook_attacks(s, occupied) & rooks)
-         | (bishop_attacks(s, occupied) & bishops);
-}
-
 bool board_square_attacked(const Board *b, Square s, Color by)
 {
     return (board_attackers_to(b, s, board_occupied(b)) & b->by_color[by]) != 0;

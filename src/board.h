@@ -110,7 +110,6 @@ Key board_compute_key(const Board *b);
 /* Mailbox, bitboards, keys and checkers agree (asserted in debug builds). */
 bool board_is_consistent(const Board *b);
 Key board_compute_pawn_key(const Board *b);
-Bitboard board_attackers_to(const Board *b, Square s, Bitboard occupied);
 bool board_square_attacked(const Board *b, Square s, Color by);
 /* Would the side to move's pawn on `from` taking en passant on `ep` leave its
  * own king safe? The one test of it: the e.p. square a position records and
@@ -133,6 +132,20 @@ static inline bool board_has_non_pawn_material(const Board *b, Color c)
     return (b->by_color[c] & ~(b->by_type[PAWN] | b->by_type[KING])) != 0;
 }
 static inline Square board_king(const Board *b, Color c) { return lsb(board_pieces(b, c, KING)); }
+/* The pieces of both colours that attack s, sliders seen through
+ * `occupied`. Inline: make move, SEE and the king's move generation ask
+ * it in their inner loops. */
+static inline Bitboard board_attackers_to(const Board *b, Square s, Bitboard occupied)
+{
+    Bitboard rooks = b->by_type[ROOK] | b->by_type[QUEEN];
+    Bitboard bishops = b->by_type[BISHOP] | b->by_type[QUEEN];
+    return (pawn_attacks[BLACK][s] & board_pieces(b, WHITE, PAWN))
+         | (pawn_attacks[WHITE][s] & board_pieces(b, BLACK, PAWN))
+         | (knight_attacks[s] & b->by_type[KNIGHT])
+         | (king_attacks[s] & b->by_type[KING])
+         | (rook_attacks(s, occupied) & rooks)
+         | (bishop_attacks(s, occupied) & bishops);
+}
 static inline Key board_key(const Board *b) { return board_state(b)->key; }
 static inline Key board_pawn_key(const Board *b) { return board_state(b)->pawn_key; }
 static inline Bitboard board_checkers(const Board *b) { return board_state(b)->checkers; }

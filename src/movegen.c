@@ -59,8 +59,10 @@ static Move *add_promotions(Move *out, Square from, Square to, GenType type)
     return out;
 }
 
-/* Adds pawn moves whose destinations are `dests`, each reached from `to - delta`. */
-static Move *add_pawn_moves(const GenContext *g, Move *out, Bitboard dests, int delta, GenType type)
+/* Adds pawn moves whose destinations are `dests`, each reached from `to - delta`.
+ * Inlined at each of its four uses (always_inline: gcc would call it), where
+ * `delta` is known and most sets are empty. */
+static inline __attribute__((always_inline)) Move *add_pawn_moves(const GenContext *g, Move *out, Bitboard dests, int delta, GenType type)
 {
     Bitboard last_rank = rank_bb(rank_relative(g->us, 7));
     while (dests) {
@@ -119,14 +121,21 @@ static Move *generate_pawn_moves(const Board *b, const GenContext *g, Move *out,
     return out;
 }
 
-static Move *generate_piece_moves(const Board *b, const GenContext *g, Move *out, PieceType t)
+/* Inlined once per piece type (always_inline: gcc keeps a shared copy
+ * otherwise), so that each loop knows its attack function instead of
+ * switching on the type for every piece. `targets` already holds the
+ * check mask. */
+static inline __attribute__((always_inline)) Move *generate_piece_moves(const Board *b, const GenContext *g, Move *out,
+                                                                        PieceType t, Bitboard targets)
 {
     Bitboard pieces = board_pieces(b, g->us, t);
     if (t == KNIGHT)
         pieces &= ~g->pinned; /* a pinned knight can never move */
     while (pieces) {
         Square from = pop_lsb(&pieces);
-        Bitboard dests = piece_attacks(t, from, g->occupied) & g->targets & g->check_mask & pin_filter(g, from);
+        Bitboard dests = piece_attacks(t, from, g->occupied) & targets;
+        if (t != KNIGHT)
+            dests &= pin_filter(g, from);
         while (dests)
             *out++ = make_move(from, pop_lsb(&dests));
     }
@@ -180,8 +189,11 @@ int generate_moves(const Board *b, GenType type, Move *out)
     g.pinned = find_pinned(b, g.us, g.king);
 
     out = generate_pawn_moves(b, &g, out, type);
-    for (PieceType t = KNIGHT; t <= QUEEN; t++)
-        out = generate_piece_moves(b, &g, out, t);
+    Bitboard piece_targets = g.targets & g.check_mask;
+    out = generate_piece_moves(b, &g, out, KNIGHT, piece_targets);
+    out = generate_piece_moves(b, &g, out, BISHOP, piece_targets);
+    out = generate_piece_moves(b, &g, out, ROOK, piece_targets);
+    out = generate_piece_moves(b, &g, out, QUEEN, piece_targets);
     if ((type & GEN_QUIET) && !checkers)
         out = generate_castling(b, &g, out);
     return (int)(out - start);
@@ -312,18 +324,6 @@ void check_info_init(const Board *b, CheckInfo *ci)
     ci->check_squares[QUEEN] = ci->check_squares[BISHOP] | ci->check_squares[ROOK];
     ci->check_squares[KING] = 0;
     ci->discoverers = lone_blockers(b, king, us, us);
-}
-
-/* A normal move checks if it lands where its piece attacks the king, or if
- * it leaves a discovery line; the rare kinds take the thorough way. */
-bool move_gives_check_quick(const Board *b, const CheckInfo *ci, Move m)
-{
-    if (move_kind(m) != MOVE_NORMAL)
-        return move_gives_check(b, m);
-    Square from = move_from(m), to = move_to(m);
-    if (ci->check_squares[piece_type(board_piece_on(b, from))] & square_bb(to))
-        return true;
-    return (ci->discoverers & square_bb(from)) && !aligned(ci->enemy_king, from, to);
 }
 
 GameStatus game_status(const Board *b)

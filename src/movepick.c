@@ -58,21 +58,23 @@ static int generate_into(MovePicker *mp, GenType type, int at)
 #if defined(__AVX2__)
 /* Eight scores at a time: the highest of all, then the first place it is
  * at. Reads up to seven scores past `end`, the padding held at INT_MIN
- * (end_scores()), which, after every real score, is never the one chosen. */
+ * (end_scores()), which, after every real score, is never the one chosen.
+ * The first eight start the maximum: no vector of INT_MIN to build. */
 static int best_index(const int *scores, int from, int end)
 {
-    __m256i top = _mm256_set1_epi32(INT_MIN);
-    for (int i = from; i < end; i += 8)
-        top = _mm256_max_epi32(top, _mm256_loadu_si256((const __m256i *)(scores + i)));
+    const int *first = scores + from, *stop = scores + end;
+    __m256i top = _mm256_loadu_si256((const __m256i *)first);
+    for (const int *p = first + 8; p < stop; p += 8)
+        top = _mm256_max_epi32(top, _mm256_loadu_si256((const __m256i *)p));
     __m128i half = _mm_max_epi32(_mm256_castsi256_si128(top), _mm256_extracti128_si256(top, 1));
     half = _mm_max_epi32(half, _mm_shuffle_epi32(half, 0x4E));
     half = _mm_max_epi32(half, _mm_shuffle_epi32(half, 0xB1));
     top = _mm256_broadcastd_epi32(half);
-    for (int i = from;; i += 8) {
-        __m256i equal = _mm256_cmpeq_epi32(top, _mm256_loadu_si256((const __m256i *)(scores + i)));
+    for (const int *p = first;; p += 8) {
+        __m256i equal = _mm256_cmpeq_epi32(top, _mm256_loadu_si256((const __m256i *)p));
         unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(equal));
         if (mask)
-            return i + __builtin_ctz(mask);
+            return (int)(p - scores) + __builtin_ctz(mask);
     }
 }
 #else
@@ -140,7 +142,23 @@ void movepick_init_qsearch(MovePicker *mp, const Board *b, const History *h, Mov
     }
 }
 
-Move movepick_next(MovePicker *mp)
+/* The quiet moves by history, after the killers and the counter move. Its
+ * own small function: most moves handed out are quiet ones, and this needs
+ * no stack frame where the whole stage machine saves six registers. */
+Move movepick_next_quiet(MovePicker *mp)
+{
+    while (mp->current < mp->end) {
+        Move m = mp->moves[pick_best(mp)];
+        if (m != mp->tt_move && m != mp->killers[0] && m != mp->killers[1] && m != mp->counter)
+            return m;
+    }
+    mp->current = 0;
+    mp->end = mp->bad_end;
+    mp->stage++;
+    return movepick_next_stage(mp);
+}
+
+Move movepick_next_stage(MovePicker *mp)
 {
     for (;;) {
         switch (mp->stage) {
@@ -196,15 +214,7 @@ Move movepick_next(MovePicker *mp)
             break;
 
         case STAGE_QUIET:
-            while (mp->current < mp->end) {
-                Move m = mp->moves[pick_best(mp)];
-                if (m != mp->tt_move && m != mp->killers[0] && m != mp->killers[1] && m != mp->counter)
-                    return m;
-            }
-            mp->current = 0;
-            mp->end = mp->bad_end;
-            mp->stage++;
-            break;
+            return movepick_next_quiet(mp);
 
         case STAGE_BAD_NOISY:
             while (mp->current < mp->end) {

@@ -45,4 +45,12 @@ void movepick_init(MovePicker *mp, const Board *b, const History *h, Move tt_mov
                    const Move killers[2], Move counter,
                    const PieceToHistory *const continuation[CONTINUATION_ORDERING]);
 void movepick_init_qsearch(MovePicker *mp, const Board *b, const History *h, Move tt_move);
-Move movepick_next(MovePicker *mp);
+Move movepick_next_stage(MovePicker *mp);
+Move movepick_next_quiet(MovePicker *mp);
+
+/* The next move to try, or MOVE_NONE when all are done. The quiet stage,
+ * where most moves come from, goes straight to its own function. */
+static inline Move movepick_next(MovePicker *mp)
+{
+    return mp->stage == STAGE_QUIET ? movepick_next_quiet(mp) : movepick_next_stage(mp);
+}

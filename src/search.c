@@ -547,16 +547,24 @@ static bool history_prunes(const NodeInfo *node, const MoveInfo *mi, bool is_tt_
  * count), quiet moves that cannot lift a hopeless eval to alpha
  * (futility), and moves that lose material (SEE). The caller spares moves
  * that give check: a late quiet mate must still be found. */
-static bool prune_move(const Board *b, const NodeInfo *node, const MoveInfo *mi, int alpha)
+static inline bool late_move_prunes(const NodeInfo *node, const MoveInfo *mi)
 {
-    const SearchOptions *o = &search_options;
-    int depth = node->depth, reduction = base_reduction(depth, mi->move_count);
-    int lmr_depth = depth - 1 - reduction > 0 ? depth - 1 - reduction : 0;
+    int depth = node->depth;
     /* move_count > (LMP_BASE + d²) / (2 - improving), multiplied out: a
      * division here cost 2 % of the search's time. */
-    if (!mi->noisy && o->late_move_pruning && depth <= LMP_MAX_DEPTH
-        && mi->move_count * (2 - node->improving) > LMP_BASE + depth * depth)
+    return !mi->noisy && search_options.late_move_pruning && depth <= LMP_MAX_DEPTH
+        && mi->move_count * (2 - node->improving) > LMP_BASE + depth * depth;
+}
+
+static inline __attribute__((always_inline)) bool prune_move(const Board *b, const NodeInfo *node, const MoveInfo *mi,
+                                                             int alpha)
+{
+    const SearchOptions *o = &search_options;
+    int depth = node->depth;
+    if (late_move_prunes(node, mi))
         return true;
+    int reduction = base_reduction(depth, mi->move_count);
+    int lmr_depth = depth - 1 - reduction > 0 ? depth - 1 - reduction : 0;
     if (!mi->noisy && o->futility && !node->in_check && lmr_depth <= FUTILITY_MAX_DEPTH
         && node->eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
         return true;
@@ -786,13 +794,23 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
             continue;
         assert(move_is_legal(b, m)); /* the picker checks the hash move, killers and counter move */
         bool noisy = move_is_noisy(b, m);
-        MoveInfo mi = { .move = m, .noisy = noisy, .move_count = ++move_count,
-                        .continuation = noisy ? 0 : continuation_score(b, m, node.continuation) };
+        MoveInfo mi = { .move = m, .noisy = noisy, .move_count = ++move_count, .continuation = 0 };
 
-        /* Step 10: shallow pruning of this move, unless it gives check. */
-        bool prune = !root && best > -MATE_IN_MAX
-            && (history_prunes(&node, &mi, m == tt.move)
-                || (board_has_non_pawn_material(b, b->side) && prune_move(b, &node, &mi, alpha)));
+        /* Step 10: shallow pruning of this move, unless it gives check.
+         * Late-move pruning is asked first: it needs no history, and once
+         * it prunes, it prunes every quiet move after (the history is then
+         * read only for a move that gives check). */
+        bool prune = false, continuation_read = noisy;
+        if (!root && best > -MATE_IN_MAX) {
+            bool non_pawn = board_has_non_pawn_material(b, b->side);
+            prune = non_pawn && late_move_prunes(&node, &mi);
+            if (!prune) {
+                if (!noisy)
+                    mi.continuation = continuation_score(b, m, node.continuation);
+                continuation_read = true;
+                prune = history_prunes(&node, &mi, m == tt.move) || (non_pawn && prune_move(b, &node, &mi, alpha));
+            }
+        }
         if (prune) {
             if (!check_info_ready) {
                 check_info_init(b, &check_info);
@@ -801,6 +819,8 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
             if (!move_gives_check_quick(b, &check_info, m))
                 continue;
         }
+        if (!continuation_read)
+            mi.continuation = continuation_score(b, m, node.continuation);
 
         /* Step 11: singular extension of the hash move, or a multi-cut. */
         int move_extension = extension;

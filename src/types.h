@@ -52,8 +52,14 @@ enum { MOVE_NONE = 0, MOVE_NULL = 65 /* from b1 to b1: never a real move */ };
 
 static inline Color color_flip(Color c) { return (Color)(c ^ 1); }
 static inline Piece make_piece(Color c, PieceType t) { return (Piece)(c * 6 + t); }
-static inline PieceType piece_type(Piece p) { return (PieceType)(p % 6); }
-static inline Color piece_color(Piece p) { return (Color)(p / 6); }
+/* Looked up rather than divided by six: the type and colour of a piece are
+ * read in every hot loop, and a table read is one instruction where the
+ * division by a constant takes five. NO_PIECE keeps what the arithmetic
+ * gave it (type PAWN, colour COLOR_NB). */
+static const uint8_t PIECE_TYPE_OF[PIECE_NB + 1] = { 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0 };
+static const uint8_t PIECE_COLOR_OF[PIECE_NB + 1] = { 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2 };
+static inline PieceType piece_type(Piece p) { return (PieceType)PIECE_TYPE_OF[p]; }
+static inline Color piece_color(Piece p) { return (Color)PIECE_COLOR_OF[p]; }
 
 static inline int square_file(Square s) { return s & 7; }
 static inline int square_rank(Square s) { return s >> 3; }
