@@ -543,10 +543,9 @@ static bool history_prunes(const NodeInfo *node, const MoveInfo *mi, bool is_tt_
         && mi->move_count > 1 && !is_tt_move && mi->continuation < -HISTORY_PRUNING_MARGIN * node->depth;
 }
 
-/* Forward pruning of one move at shallow depth: late quiet moves (move
- * count), quiet moves that cannot lift a hopeless eval to alpha
- * (futility), and moves that lose material (SEE). The caller spares moves
- * that give check: a late quiet mate must still be found. */
+/* Late-move pruning: a quiet move this late in the count is not searched.
+ * Asked before the history, which it does not need: once it prunes, it
+ * prunes every quiet move after. */
 static inline bool late_move_prunes(const NodeInfo *node, const MoveInfo *mi)
 {
     int depth = node->depth;
@@ -556,13 +555,15 @@ static inline bool late_move_prunes(const NodeInfo *node, const MoveInfo *mi)
         && mi->move_count * (2 - node->improving) > LMP_BASE + depth * depth;
 }
 
-static inline __attribute__((always_inline)) bool prune_move(const Board *b, const NodeInfo *node, const MoveInfo *mi,
-                                                             int alpha)
+/* The rest of the forward pruning of one move at shallow depth, once
+ * late-move pruning has declined: quiet moves that cannot lift a hopeless
+ * eval to alpha (futility), and moves that lose material (SEE). The caller
+ * spares moves that give check: a late quiet mate must still be found. */
+static inline __attribute__((always_inline)) bool futility_or_see_prunes(const Board *b, const NodeInfo *node,
+                                                                         const MoveInfo *mi, int alpha)
 {
     const SearchOptions *o = &search_options;
     int depth = node->depth;
-    if (late_move_prunes(node, mi))
-        return true;
     int reduction = base_reduction(depth, mi->move_count);
     int lmr_depth = depth - 1 - reduction > 0 ? depth - 1 - reduction : 0;
     if (!mi->noisy && o->futility && !node->in_check && lmr_depth <= FUTILITY_MAX_DEPTH
@@ -808,7 +809,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
                 if (!noisy)
                     mi.continuation = continuation_score(b, m, node.continuation);
                 continuation_read = true;
-                prune = history_prunes(&node, &mi, m == tt.move) || (non_pawn && prune_move(b, &node, &mi, alpha));
+                prune = history_prunes(&node, &mi, m == tt.move) || (non_pawn && futility_or_see_prunes(b, &node, &mi, alpha));
             }
         }
         if (prune) {
