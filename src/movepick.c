@@ -158,6 +158,32 @@ Move movepick_next_quiet(MovePicker *mp)
     return movepick_next_stage(mp);
 }
 
+/* Late-move pruning, once it prunes a quiet move, prunes every quiet move
+ * after it, and the search then tries only those that give check. Counts
+ * the quiet moves left that give check; when there are none, the stage
+ * ends here, without picking the moves one by one in order, and *skipped
+ * says how many the search would have counted (all but the ones the picker
+ * hands out elsewhere and the search's excluded move). */
+int movepick_skip_quiets(MovePicker *mp, const CheckInfo *ci, Move excluded, int *skipped)
+{
+    int count = 0, checks = 0;
+    for (int i = mp->current; i < mp->end; i++) {
+        Move m = mp->moves[i];
+        if (m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter || m == excluded)
+            continue;
+        checks += move_gives_check_quick(mp->board, ci, m);
+        count++;
+    }
+    *skipped = 0;
+    if (checks)
+        return checks;
+    *skipped = count;
+    mp->current = 0;
+    mp->end = mp->bad_end;
+    mp->stage = STAGE_BAD_NOISY;
+    return 0;
+}
+
 Move movepick_next_stage(MovePicker *mp)
 {
     for (;;) {

@@ -789,6 +789,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
      * gcc's profile-guided build cannot see that it is never read before. */
     CheckInfo check_info = {0};
     bool check_info_ready = false;
+    int late_checks = -1; /* quiet moves left that give check once late-move pruning began; -1: not counted */
 
     while ((m = movepick_next(&mp)) != MOVE_NONE) {
         if (m == excluded || (root && !root_move_allowed(t, m)))
@@ -801,10 +802,10 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
          * Late-move pruning is asked first: it needs no history, and once
          * it prunes, it prunes every quiet move after (the history is then
          * read only for a move that gives check). */
-        bool prune = false, continuation_read = noisy;
+        bool prune = false, late_pruned = false, continuation_read = noisy;
         if (!root && best > -MATE_IN_MAX) {
             bool non_pawn = board_has_non_pawn_material(b, b->side);
-            prune = non_pawn && late_move_prunes(&node, &mi);
+            prune = late_pruned = non_pawn && late_move_prunes(&node, &mi);
             if (!prune) {
                 if (!noisy)
                     mi.continuation = continuation_score(b, m, node.continuation);
@@ -817,8 +818,19 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
                 check_info_init(b, &check_info);
                 check_info_ready = true;
             }
-            if (!move_gives_check_quick(b, &check_info, m))
+            if (!move_gives_check_quick(b, &check_info, m)) {
+                /* Every quiet move after this one is pruned too unless it
+                 * gives check: once none of them does, the picker skips
+                 * them all at once. */
+                if (late_pruned && late_checks <= 0 && mp.stage == STAGE_QUIET) {
+                    int skipped;
+                    late_checks = movepick_skip_quiets(&mp, &check_info, excluded, &skipped);
+                    move_count += skipped;
+                }
                 continue;
+            }
+            if (late_pruned && late_checks > 0)
+                late_checks--; /* one of those counted, now searched */
         }
         if (!continuation_read)
             mi.continuation = continuation_score(b, m, node.continuation);
