@@ -558,9 +558,12 @@ static inline bool late_move_prunes(const NodeInfo *node, const MoveInfo *mi)
 /* The rest of the forward pruning of one move at shallow depth, once
  * late-move pruning has declined: quiet moves that cannot lift a hopeless
  * eval to alpha (futility), and moves that lose material (SEE). The caller
- * spares moves that give check: a late quiet mate must still be found. */
+ * spares moves that give check: a late quiet mate must still be found.
+ * *futile says that futility pruned the move: like late-move pruning, it
+ * then prunes every quiet move after it (the reduced depth only falls as
+ * the count grows, alpha only rises). */
 static inline __attribute__((always_inline)) bool futility_or_see_prunes(const Board *b, const NodeInfo *node,
-                                                                         const MoveInfo *mi, int alpha)
+                                                                         const MoveInfo *mi, int alpha, bool *futile)
 {
     const SearchOptions *o = &search_options;
     int depth = node->depth;
@@ -568,7 +571,7 @@ static inline __attribute__((always_inline)) bool futility_or_see_prunes(const B
     int lmr_depth = depth - 1 - reduction > 0 ? depth - 1 - reduction : 0;
     if (!mi->noisy && o->futility && !node->in_check && lmr_depth <= FUTILITY_MAX_DEPTH
         && node->eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
-        return true;
+        return *futile = true;
     return o->see_pruning && depth <= SEE_PRUNING_MAX_DEPTH
         && !see_ge(b, mi->move, mi->noisy ? -SEE_NOISY_MARGIN * depth * depth : -SEE_QUIET_MARGIN * lmr_depth);
 }
@@ -789,7 +792,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
      * gcc's profile-guided build cannot see that it is never read before. */
     CheckInfo check_info = {0};
     bool check_info_ready = false;
-    int late_checks = -1; /* quiet moves left that give check once late-move pruning began; -1: not counted */
+    int late_checks = -1; /* quiet moves left that give check once late-move or futility pruning began; -1: not counted */
 
     while ((m = movepick_next(&mp)) != MOVE_NONE) {
         if (m == excluded || (root && !root_move_allowed(t, m)))
@@ -810,7 +813,8 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
                 if (!noisy)
                     mi.continuation = continuation_score(b, m, node.continuation);
                 continuation_read = true;
-                prune = history_prunes(&node, &mi, m == tt.move) || (non_pawn && futility_or_see_prunes(b, &node, &mi, alpha));
+                prune = history_prunes(&node, &mi, m == tt.move)
+                     || (non_pawn && futility_or_see_prunes(b, &node, &mi, alpha, &late_pruned));
             }
         }
         if (prune) {
@@ -829,7 +833,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
                 }
                 continue;
             }
-            if (late_pruned && late_checks > 0)
+            if (!noisy && late_checks > 0)
                 late_checks--; /* one of those counted, now searched */
         }
         if (!continuation_read)
