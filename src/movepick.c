@@ -167,10 +167,17 @@ Move movepick_next_quiet(MovePicker *mp)
  * hands out elsewhere and the search's excluded move). */
 int movepick_skip_quiets(MovePicker *mp, const CheckInfo *ci, Move excluded, int *skipped)
 {
+    Move special[5] = { mp->tt_move, mp->killers[0], mp->killers[1], mp->counter, excluded };
+    /* The squares the five start from: most moves are told apart from them
+     * by this one test. MOVE_NONE starts from a1, a possible false alarm. */
+    Bitboard special_from = 0;
+    for (int k = 0; k < 5; k++)
+        special_from |= square_bb(move_from(special[k]));
     int count = 0, checks = 0;
     for (int i = mp->current; i < mp->end; i++) {
         Move m = mp->moves[i];
-        if (m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter || m == excluded)
+        if ((special_from & square_bb(move_from(m)))
+            && (m == special[0] || m == special[1] || m == special[2] || m == special[3] || m == special[4]))
             continue;
         checks += move_gives_check_quick(mp->board, ci, m);
         count++;
