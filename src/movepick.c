@@ -142,6 +142,16 @@ void movepick_init_qsearch(MovePicker *mp, const Board *b, const History *h, Mov
     }
 }
 
+/* Is m the hash move, a killer or the counter move (handed out by their
+ * own stages), or `excluded`? `from` holds the squares they start from: a
+ * move from elsewhere is none of them, one bit test for most moves (a
+ * missing one, MOVE_NONE, starts from a1: at worst a false alarm). */
+static inline bool is_special(const MovePicker *mp, Bitboard from, Move m, Move excluded)
+{
+    return (from & square_bb(move_from(m)))
+        && (m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter || m == excluded);
+}
+
 /* The quiet moves by history, after the killers and the counter move. Its
  * own small function: most moves handed out are quiet ones, and this needs
  * no stack frame where the whole stage machine saves six registers. */
@@ -149,7 +159,7 @@ Move movepick_next_quiet(MovePicker *mp)
 {
     while (mp->current < mp->end) {
         Move m = mp->moves[pick_best(mp)];
-        if (m != mp->tt_move && m != mp->killers[0] && m != mp->killers[1] && m != mp->counter)
+        if (!is_special(mp, mp->special_from, m, MOVE_NONE))
             return m;
     }
     mp->current = 0;
@@ -167,17 +177,11 @@ Move movepick_next_quiet(MovePicker *mp)
  * hands out elsewhere and the search's excluded move). */
 int movepick_skip_quiets(MovePicker *mp, const CheckInfo *ci, Move excluded, int *skipped)
 {
-    Move special[5] = { mp->tt_move, mp->killers[0], mp->killers[1], mp->counter, excluded };
-    /* The squares the five start from: most moves are told apart from them
-     * by this one test. MOVE_NONE starts from a1, a possible false alarm. */
-    Bitboard special_from = 0;
-    for (int k = 0; k < 5; k++)
-        special_from |= square_bb(move_from(special[k]));
+    Bitboard special_from = mp->special_from | square_bb(move_from(excluded));
     int count = 0, checks = 0;
     for (int i = mp->current; i < mp->end; i++) {
         Move m = mp->moves[i];
-        if ((special_from & square_bb(move_from(m)))
-            && (m == special[0] || m == special[1] || m == special[2] || m == special[3] || m == special[4]))
+        if (is_special(mp, special_from, m, excluded))
             continue;
         checks += move_gives_check_quick(mp->board, ci, m);
         count++;
@@ -240,6 +244,8 @@ Move movepick_next_stage(MovePicker *mp)
         }
 
         case STAGE_GEN_QUIET:
+            mp->special_from = square_bb(move_from(mp->tt_move)) | square_bb(move_from(mp->killers[0]))
+                             | square_bb(move_from(mp->killers[1])) | square_bb(move_from(mp->counter));
             mp->current = mp->bad_end;
             mp->end = generate_into(mp, GEN_QUIET, mp->bad_end);
             score_quiets(mp, mp->current, mp->end);
