@@ -137,8 +137,8 @@ static bool soft_node_limit_reached(const SearchShared *s)
 }
 
 /* Every thread watches the stop flag and the node limit; the main thread
- * also watches the clock. */
-static bool time_is_up(Thread *t)
+ * also watches the clock. Inline: asked at every node. */
+static inline __attribute__((always_inline)) bool time_is_up(Thread *t)
 {
     SearchShared *s = t->shared;
     if (atomic_load_explicit(&s->stop, memory_order_relaxed))
@@ -160,7 +160,8 @@ static bool time_is_up(Thread *t)
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static bool is_draw(const Thread *t, int ply)
+/* Inline: asked at every node. */
+static inline __attribute__((always_inline)) bool is_draw(const Thread *t, int ply)
 {
     const Board *b = &t->board;
     if (board_is_repetition_draw(b, ply) || board_insufficient_material(b))
