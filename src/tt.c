@@ -121,7 +121,8 @@ static int entry_worth(const TTEntry *e)
     return e->depth - 2 * age;
 }
 
-void tt_store(Key key, int ply, Move move, int score, int eval, int depth, int bound)
+/* Inlined where it is called, as tt_probe(). */
+__attribute__((always_inline)) inline void tt_store(Key key, int ply, Move move, int score, int eval, int depth, int bound)
 {
     TTBucket *bucket = bucket_of(key);
     uint16_t key16 = (uint16_t)key; /* low bits: the bucket index uses the high ones */
