@@ -601,9 +601,11 @@ static int late_move_reduction(const Thread *t, const SearchStack *ss, const Nod
  * node with the full window; any other with a null window — first at a
  * reduced depth when LMR applies, then at full depth if the reduced search
  * beat alpha — and once more with the full window if it surprised inside a
- * PV node. Plain alpha-beta searches every move with the full window. */
-static int search_move(Thread *t, SearchStack *ss, const NodeInfo *node, const MoveInfo *mi, int alpha, int beta,
-                       int new_depth, bool gives_check)
+ * PV node. Plain alpha-beta searches every move with the full window.
+ * Inline: its one caller passes it ten values for every move searched. */
+static inline __attribute__((always_inline)) int search_move(Thread *t, SearchStack *ss, const NodeInfo *node,
+                                                             const MoveInfo *mi, int alpha, int beta, int new_depth,
+                                                             bool gives_check)
 {
     int ply = node->ply, score = 0;
     if (search_options.algorithm == ALGO_ALPHABETA)
