@@ -11,6 +11,12 @@
 
 static const int MVV_VALUES[PIECE_TYPE_NB + 1] = { 100, 320, 330, 500, 950, 0, 0 };
 
+/* The victim's type of a noisy move by what stands on its target square:
+ * PIECE_TYPE_NB for none (a quiet promotion; en passant is told apart). */
+static const uint8_t VICTIM_OF[PIECE_NB + 1] = {
+    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PIECE_TYPE_NB
+};
+
 /* Moves that came from tables (TT, killers, counter) may be stale or belong
  * to another position: only a legal move of the right kind is tried. */
 static bool usable_quiet(const MovePicker *mp, Move m)
@@ -24,10 +30,9 @@ static void score_noisy(MovePicker *mp, int from, int to)
     for (int i = from; i < to; i++) {
         Move m = mp->moves[i];
         Piece mover = board_piece_on(b, move_from(m));
-        PieceType victim = move_kind(m) == MOVE_EN_PASSANT ? PAWN : piece_type(board_piece_on(b, move_to(m)));
-        if (board_piece_on(b, move_to(m)) == NO_PIECE && move_kind(m) != MOVE_EN_PASSANT)
-            victim = PIECE_TYPE_NB; /* a quiet promotion */
-        int score = 16 * MVV_VALUES[victim] + mp->history->capture[mover][move_to(m)][victim % PIECE_TYPE_NB] / 16;
+        PieceType victim = move_kind(m) == MOVE_EN_PASSANT ? PAWN : (PieceType)VICTIM_OF[board_piece_on(b, move_to(m))];
+        int slot = victim == PIECE_TYPE_NB ? PAWN : victim; /* a quiet promotion's history is a pawn's */
+        int score = 16 * MVV_VALUES[victim] + mp->history->capture[mover][move_to(m)][slot] / 16;
         if (move_kind(m) == MOVE_PROMOTION)
             score += move_promotion(m) == QUEEN ? 8000 : -8000;
         mp->scores[i] = score;
