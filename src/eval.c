@@ -192,6 +192,7 @@ static void evaluate_pieces(EvalInfo *ei, Color c, PieceType t)
     const Board *b = ei->b;
     Color them = color_flip(c);
     Square enemy_king = board_king(b, them);
+    int closeness = 0; /* the tropism's count, summed over the pieces: one multiplication */
     for (Bitboard pieces = board_pieces(b, c, t); pieces;) {
         Square s = pop_lsb(&pieces);
         Bitboard attacks = piece_attacks_xray(ei, c, t, s);
@@ -199,7 +200,7 @@ static void evaluate_pieces(EvalInfo *ei, Color c, PieceType t)
 
         eval_add(&ei->sum, TERM_PSQT, c, &W->psqt[t][psqt_index(c, s)], 1);
         eval_add(&ei->sum, TERM_MOBILITY, c, mobility_weight(t, popcount(attacks & ei->mobility_area[c])), 1);
-        eval_add(&ei->sum, TERM_KING_SAFETY, c, &W->king_tropism[t], 7 - square_distance[s][enemy_king]);
+        closeness += 7 - square_distance[s][enemy_king];
         Bitboard zone_hits = attacks & ei->king_zone[them];
         if (zone_hits) {
             ei->king_attackers[c]++;
@@ -218,6 +219,7 @@ static void evaluate_pieces(EvalInfo *ei, Color c, PieceType t)
         } else if (t == ROOK)
             evaluate_rook(ei, c, s);
     }
+    eval_add(&ei->sum, TERM_KING_SAFETY, c, &W->king_tropism[t], closeness);
 }
 
 /* ---- King safety -------------------------------------------------------- */

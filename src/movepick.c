@@ -11,6 +11,12 @@
 
 static const int MVV_VALUES[PIECE_TYPE_NB + 1] = { 100, 320, 330, 500, 950, 0, 0 };
 
+/* The victim's type of a noisy move by what stands on its target square:
+ * PIECE_TYPE_NB for none (a quiet promotion; en passant is told apart). */
+static const uint8_t VICTIM_OF[PIECE_NB + 1] = {
+    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PIECE_TYPE_NB
+};
+
 /* Moves that came from tables (TT, killers, counter) may be stale or belong
  * to another position: only a legal move of the right kind is tried. */
 static bool usable_quiet(const MovePicker *mp, Move m)
@@ -24,10 +30,9 @@ static void score_noisy(MovePicker *mp, int from, int to)
     for (int i = from; i < to; i++) {
         Move m = mp->moves[i];
         Piece mover = board_piece_on(b, move_from(m));
-        PieceType victim = move_kind(m) == MOVE_EN_PASSANT ? PAWN : piece_type(board_piece_on(b, move_to(m)));
-        if (board_piece_on(b, move_to(m)) == NO_PIECE && move_kind(m) != MOVE_EN_PASSANT)
-            victim = PIECE_TYPE_NB; /* a quiet promotion */
-        int score = 16 * MVV_VALUES[victim] + mp->history->capture[mover][move_to(m)][victim % PIECE_TYPE_NB] / 16;
+        PieceType victim = move_kind(m) == MOVE_EN_PASSANT ? PAWN : (PieceType)VICTIM_OF[board_piece_on(b, move_to(m))];
+        int slot = victim == PIECE_TYPE_NB ? PAWN : victim; /* a quiet promotion's history is a pawn's */
+        int score = 16 * MVV_VALUES[victim] + mp->history->capture[mover][move_to(m)][slot] / 16;
         if (move_kind(m) == MOVE_PROMOTION)
             score += move_promotion(m) == QUEEN ? 8000 : -8000;
         mp->scores[i] = score;
@@ -142,6 +147,16 @@ void movepick_init_qsearch(MovePicker *mp, const Board *b, const History *h, Mov
     }
 }
 
+/* Is m the hash move, a killer or the counter move (handed out by their
+ * own stages), or `excluded`? `from` holds the squares they start from: a
+ * move from elsewhere is none of them, one bit test for most moves (a
+ * missing one, MOVE_NONE, starts from a1: at worst a false alarm). */
+static inline bool is_special(const MovePicker *mp, Bitboard from, Move m, Move excluded)
+{
+    return (from & square_bb(move_from(m)))
+        && (m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter || m == excluded);
+}
+
 /* The quiet moves by history, after the killers and the counter move. Its
  * own small function: most moves handed out are quiet ones, and this needs
  * no stack frame where the whole stage machine saves six registers. */
@@ -149,13 +164,41 @@ Move movepick_next_quiet(MovePicker *mp)
 {
     while (mp->current < mp->end) {
         Move m = mp->moves[pick_best(mp)];
-        if (m != mp->tt_move && m != mp->killers[0] && m != mp->killers[1] && m != mp->counter)
+        if (!is_special(mp, mp->special_from, m, MOVE_NONE))
             return m;
     }
     mp->current = 0;
     mp->end = mp->bad_end;
     mp->stage++;
     return movepick_next_stage(mp);
+}
+
+/* Late-move and futility pruning, once they prune a quiet move, prune
+ * every quiet move after it, and the search then tries only those that
+ * give check. Counts
+ * the quiet moves left that give check; when there are none, the stage
+ * ends here, without picking the moves one by one in order, and *skipped
+ * says how many the search would have counted (all but the ones the picker
+ * hands out elsewhere and the search's excluded move). */
+int movepick_skip_quiets(MovePicker *mp, const CheckInfo *ci, Move excluded, int *skipped)
+{
+    Bitboard special_from = mp->special_from | square_bb(move_from(excluded));
+    int count = 0, checks = 0;
+    for (int i = mp->current; i < mp->end; i++) {
+        Move m = mp->moves[i];
+        if (is_special(mp, special_from, m, excluded))
+            continue;
+        checks += move_gives_check_quick(mp->board, ci, m);
+        count++;
+    }
+    *skipped = 0;
+    if (checks)
+        return checks;
+    *skipped = count;
+    mp->current = 0;
+    mp->end = mp->bad_end;
+    mp->stage = STAGE_BAD_NOISY;
+    return 0;
 }
 
 Move movepick_next_stage(MovePicker *mp)
@@ -206,6 +249,8 @@ Move movepick_next_stage(MovePicker *mp)
         }
 
         case STAGE_GEN_QUIET:
+            mp->special_from = square_bb(move_from(mp->tt_move)) | square_bb(move_from(mp->killers[0]))
+                             | square_bb(move_from(mp->killers[1])) | square_bb(move_from(mp->counter));
             mp->current = mp->bad_end;
             mp->end = generate_into(mp, GEN_QUIET, mp->bad_end);
             score_quiets(mp, mp->current, mp->end);

@@ -13,6 +13,7 @@
  */
 #include "board.h"
 #include "history.h"
+#include "movegen.h"
 
 typedef enum {
     STAGE_TT, STAGE_GEN_NOISY, STAGE_GOOD_NOISY, STAGE_KILLER_1, STAGE_KILLER_2, STAGE_COUNTER,
@@ -39,6 +40,7 @@ typedef struct {
     int scores[MAX_MOVES + MOVEPICK_SCORE_PADDING];
     int current, end;      /* moves[current..end) still to be tried in this stage */
     int bad_end;           /* losing captures are parked at moves[0..bad_end) */
+    Bitboard special_from; /* the squares the hash move, killers and counter move start from */
 } MovePicker;
 
 void movepick_init(MovePicker *mp, const Board *b, const History *h, Move tt_move,
@@ -47,6 +49,7 @@ void movepick_init(MovePicker *mp, const Board *b, const History *h, Move tt_mov
 void movepick_init_qsearch(MovePicker *mp, const Board *b, const History *h, Move tt_move);
 Move movepick_next_stage(MovePicker *mp);
 Move movepick_next_quiet(MovePicker *mp);
+int movepick_skip_quiets(MovePicker *mp, const CheckInfo *ci, Move excluded, int *skipped);
 
 /* The next move to try, or MOVE_NONE when all are done. The quiet stage,
  * where most moves come from, goes straight to its own function. */

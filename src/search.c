@@ -137,8 +137,8 @@ static bool soft_node_limit_reached(const SearchShared *s)
 }
 
 /* Every thread watches the stop flag and the node limit; the main thread
- * also watches the clock. */
-static bool time_is_up(Thread *t)
+ * also watches the clock. Inline: asked at every node. */
+static inline __attribute__((always_inline)) bool time_is_up(Thread *t)
 {
     SearchShared *s = t->shared;
     if (atomic_load_explicit(&s->stop, memory_order_relaxed))
@@ -160,7 +160,8 @@ static bool time_is_up(Thread *t)
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static bool is_draw(const Thread *t, int ply)
+/* Inline: asked at every node. */
+static inline __attribute__((always_inline)) bool is_draw(const Thread *t, int ply)
 {
     const Board *b = &t->board;
     if (board_is_repetition_draw(b, ply) || board_insufficient_material(b))
@@ -558,9 +559,12 @@ static inline bool late_move_prunes(const NodeInfo *node, const MoveInfo *mi)
 /* The rest of the forward pruning of one move at shallow depth, once
  * late-move pruning has declined: quiet moves that cannot lift a hopeless
  * eval to alpha (futility), and moves that lose material (SEE). The caller
- * spares moves that give check: a late quiet mate must still be found. */
+ * spares moves that give check: a late quiet mate must still be found.
+ * *futile says that futility pruned the move: like late-move pruning, it
+ * then prunes every quiet move after it (the reduced depth only falls as
+ * the count grows, alpha only rises). */
 static inline __attribute__((always_inline)) bool futility_or_see_prunes(const Board *b, const NodeInfo *node,
-                                                                         const MoveInfo *mi, int alpha)
+                                                                         const MoveInfo *mi, int alpha, bool *futile)
 {
     const SearchOptions *o = &search_options;
     int depth = node->depth;
@@ -568,7 +572,7 @@ static inline __attribute__((always_inline)) bool futility_or_see_prunes(const B
     int lmr_depth = depth - 1 - reduction > 0 ? depth - 1 - reduction : 0;
     if (!mi->noisy && o->futility && !node->in_check && lmr_depth <= FUTILITY_MAX_DEPTH
         && node->eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
-        return true;
+        return *futile = true;
     return o->see_pruning && depth <= SEE_PRUNING_MAX_DEPTH
         && !see_ge(b, mi->move, mi->noisy ? -SEE_NOISY_MARGIN * depth * depth : -SEE_QUIET_MARGIN * lmr_depth);
 }
@@ -597,9 +601,11 @@ static int late_move_reduction(const Thread *t, const SearchStack *ss, const Nod
  * node with the full window; any other with a null window — first at a
  * reduced depth when LMR applies, then at full depth if the reduced search
  * beat alpha — and once more with the full window if it surprised inside a
- * PV node. Plain alpha-beta searches every move with the full window. */
-static int search_move(Thread *t, SearchStack *ss, const NodeInfo *node, const MoveInfo *mi, int alpha, int beta,
-                       int new_depth, bool gives_check)
+ * PV node. Plain alpha-beta searches every move with the full window.
+ * Inline: its one caller passes it ten values for every move searched. */
+static inline __attribute__((always_inline)) int search_move(Thread *t, SearchStack *ss, const NodeInfo *node,
+                                                             const MoveInfo *mi, int alpha, int beta, int new_depth,
+                                                             bool gives_check)
 {
     int ply = node->ply, score = 0;
     if (search_options.algorithm == ALGO_ALPHABETA)
@@ -789,6 +795,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
      * gcc's profile-guided build cannot see that it is never read before. */
     CheckInfo check_info = {0};
     bool check_info_ready = false;
+    int late_checks = -1; /* quiet moves left that give check once late-move or futility pruning began; -1: not counted */
 
     while ((m = movepick_next(&mp)) != MOVE_NONE) {
         if (m == excluded || (root && !root_move_allowed(t, m)))
@@ -801,15 +808,16 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
          * Late-move pruning is asked first: it needs no history, and once
          * it prunes, it prunes every quiet move after (the history is then
          * read only for a move that gives check). */
-        bool prune = false, continuation_read = noisy;
+        bool prune = false, late_pruned = false, continuation_read = noisy;
         if (!root && best > -MATE_IN_MAX) {
             bool non_pawn = board_has_non_pawn_material(b, b->side);
-            prune = non_pawn && late_move_prunes(&node, &mi);
+            prune = late_pruned = non_pawn && late_move_prunes(&node, &mi);
             if (!prune) {
                 if (!noisy)
                     mi.continuation = continuation_score(b, m, node.continuation);
                 continuation_read = true;
-                prune = history_prunes(&node, &mi, m == tt.move) || (non_pawn && futility_or_see_prunes(b, &node, &mi, alpha));
+                prune = history_prunes(&node, &mi, m == tt.move)
+                     || (non_pawn && futility_or_see_prunes(b, &node, &mi, alpha, &late_pruned));
             }
         }
         if (prune) {
@@ -817,8 +825,19 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
                 check_info_init(b, &check_info);
                 check_info_ready = true;
             }
-            if (!move_gives_check_quick(b, &check_info, m))
+            if (!move_gives_check_quick(b, &check_info, m)) {
+                /* Every quiet move after this one is pruned too unless it
+                 * gives check: once none of them does, the picker skips
+                 * them all at once. */
+                if (late_pruned && late_checks <= 0 && mp.stage == STAGE_QUIET) {
+                    int skipped;
+                    late_checks = movepick_skip_quiets(&mp, &check_info, excluded, &skipped);
+                    move_count += skipped;
+                }
                 continue;
+            }
+            if (!noisy && late_checks > 0)
+                late_checks--; /* one of those counted, now searched */
         }
         if (!continuation_read)
             mi.continuation = continuation_score(b, m, node.continuation);

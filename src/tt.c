@@ -89,7 +89,8 @@ int score_from_tt(int score, int ply)
     return score >= TB_WIN_IN_MAX ? score - ply : score <= -TB_WIN_IN_MAX ? score + ply : score;
 }
 
-bool tt_probe(Key key, int ply, TTProbe *out)
+/* Inlined where it is called (the search's every node), link-time. */
+__attribute__((always_inline)) inline bool tt_probe(Key key, int ply, TTProbe *out)
 {
     TTBucket *bucket = bucket_of(key);
     uint16_t key16 = (uint16_t)key; /* low bits: the bucket index uses the high ones */
@@ -120,7 +121,8 @@ static int entry_worth(const TTEntry *e)
     return e->depth - 2 * age;
 }
 
-void tt_store(Key key, int ply, Move move, int score, int eval, int depth, int bound)
+/* Inlined where it is called, as tt_probe(). */
+__attribute__((always_inline)) inline void tt_store(Key key, int ply, Move move, int score, int eval, int depth, int bound)
 {
     TTBucket *bucket = bucket_of(key);
     uint16_t key16 = (uint16_t)key; /* low bits: the bucket index uses the high ones */
