@@ -341,6 +341,22 @@ Test(annotate, second_look_band_lies_around_the_blunder_line)
     cr_assert_not(annotate_needs_second_look(MATE - 5, 100, WHITE));
 }
 
+/* Where one side is far ahead, a fall of three pawns of the engine's score
+ * is looked at again, though the winning chances hardly move: round 1 of the
+ * judged set, 26. Rg4, bachess -20.40 -> -24.33 on the first look, mated in
+ * 8 on the second (Stockfish: -9.99 -> mated in 10). */
+Test(annotate, second_look_takes_a_far_fall_where_the_game_is_decided)
+{
+    cr_assert(annotate_needs_second_look(-2040, -2433, WHITE));
+    cr_assert(annotate_needs_second_look(2000, 1700, WHITE));
+    cr_assert_not(annotate_needs_second_look(2000, 1701, WHITE));
+    cr_assert(annotate_needs_second_look(-2000, -1700, BLACK));
+    cr_assert_not(annotate_needs_second_look(-2000, -2400, BLACK), "a gain for the mover");
+    cr_assert(annotate_needs_second_look(500, 800, BLACK), "decided after the move");
+    cr_assert_not(annotate_needs_second_look(450, 699, BLACK), "neither position decided");
+    cr_assert_not(annotate_needs_second_look(-2000, -MATE + 9, WHITE), "a mate is judged by its own rule");
+}
+
 Test(annotate, second_look_has_five_times_the_nodes_or_two_more_plies)
 {
     SearchLimits first, second;
