@@ -28,12 +28,18 @@ static const double MARK_DROPS[MARK_NB] = { [MARK_BLUNDER] = 0.3, [MARK_MISTAKE]
 
 /* Mates are judged by how lost (or won) the position was anyway: beyond
  * 10 pawns a mate changes little, beyond 7 it is a mistake (lila MateAdvice).
- * Read on the engine's own score, not the mapped one: the mapping was fitted
- * where neither engine saw a mate, and where bachess says 17 to 19 pawns in
- * such moves Stockfish says 7.7 to 12.6 or sees the mate; mapped, -17.56
- * reads -9.45 and a move into mate there would be a mistake (docs/results/annotate.md, "The mate rule on
- * the engine's score, and the s7 model"). */
-enum { MATE_JUDGE_HOPELESS_CP = 999, MATE_JUDGE_BAD_CP = 700 };
+ * Those are Stockfish's pawns, and bachess's own score of a decided position
+ * runs ahead of Stockfish's: where Stockfish says 5 to 10 pawns and neither
+ * sees a mate, bachess says 1.59 times as much (the median of 128 positions
+ * of rounds 1-6 of the judged set). So the lines are read on the engine's
+ * score at 1.59 times lichess's: 15.88 and 11.13 pawns. Read at lichess's own
+ * 10 and 7, a move into mate from -11.98 pawns (Stockfish: -5.62, a blunder)
+ * would be an inaccuracy; read on the mapped score, which flattens out, the
+ * 10-pawn line lay at an engine score of 20, and a move into mate from -17.56
+ * (Stockfish saw the mate already) was a mistake
+ * (docs/results/annotate.md, "A second look at far falls, and the mate rule
+ * on Stockfish's scale"). */
+enum { MATE_JUDGE_HOPELESS_CP = 1588, MATE_JUDGE_BAD_CP = 1113 };
 
 /* Accuracy of a move by the win% it lost: lila's exponential fit, plus one
  * point for the uncertainty of the analysis. */

@@ -19,7 +19,8 @@
  *   20 %, 30 %"; 5, 10 and 15 points of win% — is an inaccuracy, a
  *   mistake or a blunder. Mates are judged apart: walking into a forced
  *   mate, or letting one go, is a blunder unless the position was already
- *   beyond 7 or 10 pawns of the engine's own score.
+ *   beyond 7 or 10 of Stockfish's pawns (read on the engine's own score,
+ *   which runs ahead of Stockfish's there: accuracy.c).
  * - Accuracy (lila's AccuracyPercent.scala): per move 103.1668 *
  *   exp(-0.04354 * win% lost) - 3.1669, plus 1 for the analysis's own
  *   uncertainty, within [0, 100]; per game the mean of a volatility-weighted
@@ -63,7 +64,7 @@ typedef struct {
 /* The mark of a move by `mover` from a position scored `before` to one
  * scored `after`, engine scores: the drop of winning chances is read on the
  * model's scale (model_centipawns), the mate rule's 7 and 10 pawns on the
- * engine's own score. */
+ * engine's own score, at Stockfish's scale. */
 Judgement judge_move(int before, int after, Color mover);
 /* The move's Numeric Annotation Glyph: 6 (?!), 2 (?), 4 (??); 0 for none. */
 int mark_nag(MoveMark mark);

@@ -113,12 +113,23 @@ bool annotate_second_look_limits(const SearchLimits *first, SearchLimits *second
     return first->nodes > 0 || first->depth > 0;
 }
 
+/* A fall of many pawns where one side is already far ahead: the winning
+ * chances hardly move there, so the band misses it, but such a fall is often
+ * a mate that the first search does not see yet, which lichess's mate rule
+ * marks (docs/annotate.md, "The second look"). */
+static bool falls_far_when_decided(int before, int after, Color mover)
+{
+    int sign = mover == WHITE ? 1 : -1;
+    bool decided = abs(before) >= SECOND_LOOK_DECIDED_CP || abs(after) >= SECOND_LOOK_DECIDED_CP;
+    return decided && sign * (before - after) >= SECOND_LOOK_DECIDED_FALL_CP;
+}
+
 bool annotate_needs_second_look(int before, int after, Color mover)
 {
     if (is_mate_score(before) || is_mate_score(after))
         return false; /* a mate is judged by its own rule, not by the drop */
     double lost = chances_lost(model_centipawns(before), model_centipawns(after), mover);
-    return lost >= SECOND_LOOK_LOW && lost < SECOND_LOOK_HIGH;
+    return (lost >= SECOND_LOOK_LOW && lost < SECOND_LOOK_HIGH) || falls_far_when_decided(before, after, mover);
 }
 
 /* Which positions the second look searches again: both of each move near the

@@ -17,7 +17,8 @@
  * budget (annotate_second_look_limits), and their scores and lines are the
  * second search's. One search's score is a few hundredths of winning
  * chances off either way, and near the line that decides the mark
- * (docs/annotate.md, "The second look").
+ * (docs/annotate.md, "The second look"). So is a far fall of the engine's
+ * score where the game is already decided, often a mate not yet seen.
  */
 #include <stdbool.h>
 
@@ -44,6 +45,10 @@ typedef struct {
 #define SECOND_LOOK_LOW 0.15
 #define SECOND_LOOK_HIGH 0.5
 enum { SECOND_LOOK_NODES_FACTOR = 5, SECOND_LOOK_EXTRA_DEPTH = 2 };
+/* Also looked at again: a fall of the mover's engine score of at least
+ * SECOND_LOOK_DECIDED_FALL_CP where either position is at least
+ * SECOND_LOOK_DECIDED_CP from equality (a mate the first look missed). */
+enum { SECOND_LOOK_DECIDED_CP = 700, SECOND_LOOK_DECIDED_FALL_CP = 300 };
 
 /* Called after each position searched (progress), and after each position
  * searched again on the second look (may be NULL). */
