@@ -808,16 +808,17 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
          * Late-move pruning is asked first: it needs no history, and once
          * it prunes, it prunes every quiet move after (the history is then
          * read only for a move that gives check). */
-        bool prune = false, late_pruned = false, continuation_read = noisy;
+        /* rest_pruned: late-move or futility pruning took this move, and so takes every quiet move after it */
+        bool prune = false, rest_pruned = false, continuation_read = noisy;
         if (!root && best > -MATE_IN_MAX) {
             bool non_pawn = board_has_non_pawn_material(b, b->side);
-            prune = late_pruned = non_pawn && late_move_prunes(&node, &mi);
+            prune = rest_pruned = non_pawn && late_move_prunes(&node, &mi);
             if (!prune) {
                 if (!noisy)
                     mi.continuation = continuation_score(b, m, node.continuation);
                 continuation_read = true;
                 prune = history_prunes(&node, &mi, m == tt.move)
-                     || (non_pawn && futility_or_see_prunes(b, &node, &mi, alpha, &late_pruned));
+                     || (non_pawn && futility_or_see_prunes(b, &node, &mi, alpha, &rest_pruned));
             }
         }
         if (prune) {
@@ -829,7 +830,7 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
                 /* Every quiet move after this one is pruned too unless it
                  * gives check: once none of them does, the picker skips
                  * them all at once. */
-                if (late_pruned && late_checks <= 0 && mp.stage == STAGE_QUIET) {
+                if (rest_pruned && late_checks <= 0 && mp.stage == STAGE_QUIET) {
                     int skipped;
                     late_checks = movepick_skip_quiets(&mp, &check_info, excluded, &skipped);
                     move_count += skipped;
