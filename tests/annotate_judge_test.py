@@ -17,8 +17,9 @@ for the first games are kept in data/annotate/judge-verdicts.jsonl. Checks:
     more than one class lower is listed, with both sides' evaluations, and
     one marked a class lower is not;
   - annotate-games.py refuses --rounds outside its --games;
-  - the judged set's kept verdicts (data/annotate/judged-set-verdicts.jsonl)
-    cover its 35 games and hold the ?!/?/?? counts data/SOURCES.md states.
+  - each judged set's kept verdicts (data/annotate/judged-set-verdicts.jsonl,
+    data/annotate/fresh-set-verdicts.jsonl) cover its games and hold the
+    ?!/?/?? counts data/SOURCES.md states.
 """
 import importlib.util
 import json
@@ -36,10 +37,12 @@ SCRIPT = os.path.join(TOP, "scripts", "annotate-judge.py")
 KEPT = os.path.join(TOP, "data", "annotate", "judge-verdicts.jsonl")
 GAMES = os.path.join(TOP, "data", "annotate", "blunder-games.pgn")
 KEPT_GAMES, KEPT_JUDGE_BLUNDERS = 43, 192  # docs/results/annotate.md, "The blunder benchmark"
-JUDGED_SET = os.path.join(TOP, "data", "annotate", "judged-set.pgn")
-JUDGED_SET_KEPT = os.path.join(TOP, "data", "annotate", "judged-set-verdicts.jsonl")
-JUDGED_SET_GAMES = 35  # data/SOURCES.md
-JUDGED_SET_MARKS = {1: 321, 2: 105, 3: 108}  # ?!, ?, ??: data/SOURCES.md
+# The judged sets: games, kept verdicts, and their counts as data/SOURCES.md states them
+# (games; ?!, ?, ??).
+JUDGED_SETS = {
+    "judged-set": (35, {1: 321, 2: 105, 3: 108}),
+    "fresh-set": (30, {1: 332, 2: 122, 3: 126}),
+}
 NO_STOCKFISH = "/nonexistent/stockfish"  # any search would fail loudly
 
 spec = importlib.util.spec_from_file_location("annotate_judge", SCRIPT)
@@ -176,16 +179,19 @@ def test_rounds_must_lie_within_the_games(scratch):
         check(not os.path.exists(out), f"--rounds {rounds} of 6 games wrote {out}")
 
 
-def test_judged_set_verdicts_cover_its_games(scratch):
-    """The judged set's verdicts (400,000 nodes) are its games', every position, with the marks stated."""
-    judge = judge_module.Judge(NO_STOCKFISH, 400000, os.path.join(scratch, "none-400k.jsonl"), JUDGED_SET_KEPT)
-    games = judge_module.uci_games(JUDGED_SET)
+@pytest.mark.parametrize("name", sorted(JUDGED_SETS))
+def test_judged_set_verdicts_cover_its_games(scratch, name):
+    """A judged set's verdicts (400,000 nodes) are its games', every position, with the marks stated."""
+    expected_games, expected_marks = JUDGED_SETS[name]
+    kept = os.path.join(TOP, "data", "annotate", f"{name}-verdicts.jsonl")
+    judge = judge_module.Judge(NO_STOCKFISH, 400000, os.path.join(scratch, "none-400k.jsonl"), kept)
+    games = judge_module.uci_games(os.path.join(TOP, "data", "annotate", f"{name}.pgn"))
     marks = {1: 0, 2: 0, 3: 0}
     for fen, moves in games:
         for mark in judge_module.marks_of(judge.game(fen, moves), fen, moves).values():
             marks[mark] += 1
-    check(len(games) == JUDGED_SET_GAMES and judge.searched == 0, f"{len(games)} games, {judge.searched} positions not kept")
-    check(marks == JUDGED_SET_MARKS, f"the judge's ?!/?/?? on the judged set: {marks}")
+    check(len(games) == expected_games and judge.searched == 0, f"{name}: {len(games)} games, {judge.searched} positions not kept")
+    check(marks == expected_marks, f"the judge's ?!/?/?? on {name}: {marks}")
     judge.close()
 
 
