@@ -175,10 +175,10 @@ Move movepick_next_quiet(MovePicker *mp)
 
 /* Late-move and futility pruning, once they prune a quiet move, prune
  * every quiet move after it, and the search then tries only those that
- * give check. Counts the quiet moves left that give check; when there are none, the stage
- * ends here, without picking the moves one by one in order, and *skipped
- * says how many the search would have counted (all but the ones the picker
- * hands out elsewhere and the search's excluded move). */
+ * give check. Counts the quiet moves left that give check; when there are
+ * none, the stage ends here, without picking the moves one by one in order,
+ * and *skipped says how many the search would have counted (all but the
+ * ones the picker hands out elsewhere and the search's excluded move). */
 int movepick_skip_quiets(MovePicker *mp, const CheckInfo *ci, Move excluded, int *skipped)
 {
     Bitboard special_from = mp->special_from | square_bb(move_from(excluded));

@@ -807,8 +807,9 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         /* Step 10: shallow pruning of this move, unless it gives check.
          * Late-move pruning is asked first: it needs no history, and once
          * it prunes, it prunes every quiet move after (the history is then
-         * read only for a move that gives check). */
-        /* rest_pruned: late-move or futility pruning took this move, and so takes every quiet move after it */
+         * read only for a move that gives check). rest_pruned: late-move or
+         * futility pruning took this move, and so takes every quiet move
+         * after it. */
         bool prune = false, rest_pruned = false, continuation_read = noisy;
         if (!root && best > -MATE_IN_MAX) {
             bool non_pawn = board_has_non_pawn_material(b, b->side);
