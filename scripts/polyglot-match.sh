@@ -92,44 +92,9 @@ fail() {
 # pgn_abnormal_ends PGN: the games that ended abnormally, INFO or FAIL.
 # shellcheck source=scripts/match-verdict.sh
 . "$REPO/scripts/match-verdict.sh"
+# shellcheck source=scripts/own-clock.sh
+. "$REPO/scripts/own-clock.sh"
 
-# own_clock TRACE ROUND: bachess's own account of its last turn in game ROUND,
-# from its ConnTrace ("<ms> < line" when it reads a line, "<ms> > line" after
-# writing one; a game ends at the next `ucinewgame`, or at the end): "ok USED
-# GIVEN" when it had used USED ms of its own clock, less than the GIVEN ms
-# (wtime or btime, its side's) of its last `go`, when it answered bestmove or
-# read `stop`; "over USED GIVEN" when it had used all of it; "none" without
-# such a turn. The turn starts when bachess reads `go` (not ponder) or
-# `ponderhit`: time spent before, in XBoard, polyglot or the pipe, is not on
-# its clock.
-own_clock() {
-    awk -v round="$2" '
-        function report() {
-            if (on_move) { used = $1 - start; had = turn_given }
-            if (!on_move && !moved) { print "none"; done = 1; exit }
-            print (used < had ? "ok" : "over"), used, had; done = 1; exit
-        }
-        $2 == "<" && $3 == "ucinewgame" { if (gos && ++games == round) report(); gos = moved = on_move = 0 }
-        $2 == "<" && $3 == "position" {
-            white = 1
-            if ($4 == "fen") white = ($6 == "w")
-            n = 0; for (i = 4; i <= NF; i++) if ($i == "moves") { n = NF - i; break }
-            if (n % 2) white = !white
-        }
-        $2 == "<" && $3 == "go" {
-            gos++; ponder = 0
-            for (i = 4; i < NF; i++) { if ($i == "wtime") wt = $(i + 1); if ($i == "btime") bt = $(i + 1) }
-            for (i = 4; i <= NF; i++) if ($i == "ponder") ponder = 1
-            turn_given = white ? wt : bt
-            if (ponder) pondering = 1; else { start = $1; on_move = 1 }
-        }
-        $2 == "<" && $3 == "ponderhit" && pondering { start = $1; on_move = 1; pondering = 0 }
-        ($2 == "<" && $3 == "stop") || ($2 == ">" && $3 == "bestmove") {
-            if (on_move) { used = $1 - start; had = turn_given; on_move = 0; moved = 1 }
-            pondering = 0
-        }
-        END { if (!done && gos && ++games == round) report(); if (!done) print "none" }' "$1"
-}
 
 [ "$status" = 0 ] || fail "xboard exit code $status (124 means it ran out of its $LIMIT s); see $OUT/xboard.out"
 
@@ -147,10 +112,11 @@ if [ -f "$PGN" ]; then
                 round=${verdict#FAIL round } round=${round%%,*}
                 set -- none
                 # shellcheck disable=SC2046 # the verdict is split into its words on purpose
-                [ -f "$TRACE" ] && set -- $(own_clock "$TRACE" "$round")
+                [ -f "$TRACE" ] && set -- $(uci_own_clock "$TRACE" "$round")
                 case $1 in
                     ok) echo "polyglot-match: info: XBoard's wall clock flagged bachess, but by its own clock (ConnTrace) it had used $2 ms of the $3 ms it had on its last turn: the time went outside the engine (polyglot, XBoard, load): ${verdict#FAIL }" ;;
-                    over) fail "bachess lost on time, by its own clock too ($2 ms used of $3 ms on its last turn): ${verdict#FAIL }" ;;
+                    stalled) echo "polyglot-match: info: XBoard's wall clock flagged bachess; by its own clock it had used $2 ms of the $3 ms it had on its last turn, but only $5 ms of CPU, under a hard limit of $6 ms: the machine was running other programs (load): ${verdict#FAIL }" ;;
+                    over) fail "bachess lost on time, by its own clock too ($2 ms used of $3 ms on its last turn; CPU $5 ms, hard limit $6 ms): ${verdict#FAIL }" ;;
                     *) fail "bachess lost on time and its ConnTrace shows no last turn to judge it by: ${verdict#FAIL }" ;;
                 esac ;;
             FAIL*) fail "the PGN shows a forfeit, false claim, illegal move, time loss or exit by bachess: ${verdict#FAIL }" ;;

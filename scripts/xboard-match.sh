@@ -21,7 +21,9 @@
 #     is bachess's only if its own clock agrees: its ConnTrace shows it had
 #     used all the time XBoard gave it for its last move (seen under load:
 #     XBoard flagged bachess, which had moved 4 ms after reading `time 1`;
-#     the rest of XBoard's 10 ms went in the pipe and in XBoard);
+#     the rest of XBoard's 10 ms went in the pipe and in XBoard), and the
+#     time went in the engine: its hard limit or its process's CPU time
+#     reached what it had (scripts/own-clock.sh);
 #   - bachess sends XBoard an `Illegal move`, `tellusererror` or `Error` line
 #     (`Error (unknown command)` excepted: XBoard probes with commands);
 #   - bachess never moved.
@@ -124,32 +126,8 @@ engine_errors() {
 # pgn_abnormal_ends PGN: the games that ended abnormally, INFO or FAIL.
 # shellcheck source=scripts/match-verdict.sh
 . "$(dirname "$0")/match-verdict.sh"
-
-# own_clock TRACE ROUND: bachess's own account of its last turn in game ROUND
-# (the ROUND-th `result` it read), from its ConnTrace ("<ms> < line" when it
-# reads a line, "<ms> > line" after writing one): "ok USED GIVEN START" when it
-# had used USED ms of its own clock, less than the GIVEN ms of XBoard's last
-# `time`, when it moved or (if it had not moved) when it read the result;
-# "over USED GIVEN START" when it had used all of it; "none" without such a
-# turn. The turn starts when bachess reads `usermove` (out of force mode) or
-# `go`: time spent before, in XBoard or in the pipe, is not on its clock.
-# The Windows build writes its trace in text mode, lines ending in CR LF: the
-# CR goes before the fields are read (else "go\r" is no `go`).
-own_clock() {
-    awk -v round="$2" '
-        { sub(/\r$/, "") }
-        function report() {
-            if (on_move) { used = $1 - start; had = given_at_start; last = start }
-            if (!on_move && !moved) { print "none"; done = 1; exit }
-            print (used < had ? "ok" : "over"), used, had, last; done = 1; exit
-        }
-        $2 == "<" && $3 == "time" { given = $4 * 10 }
-        $2 == "<" && ($3 == "new" || $3 == "force") { force = ($3 == "force"); on_move = 0 }
-        $2 == "<" && ($3 == "go" || ($3 == "usermove" && !force)) { force = 0; start = $1; given_at_start = given; on_move = 1 }
-        $2 == ">" && $3 == "move" && on_move { used = $1 - start; had = given_at_start; last = start; on_move = 0; moved = 1 }
-        $2 == "<" && $3 == "result" && ++games == round { report() }
-        END { if (!done) print "none" }' "$1"
-}
+# shellcheck source=scripts/own-clock.sh
+. "$(dirname "$0")/own-clock.sh"
 
 # pgn_loser PGN ROUND: the name the PGN gives the player that lost game ROUND
 # (nothing for a draw).
@@ -177,7 +155,7 @@ fi
 # passes XBoard's default one on as SyzygyPath, and Debian's Ethereal 12 then exits
 # (undefined symbol tb_init_impl).
 # Each bachess keeps a ConnTrace (its own clock's account of every line), read
-# when a game is lost on time: see own_clock.
+# when a game is lost on time: see scripts/own-clock.sh.
 # Under wine the first is told its trace's path as Z:/... : a Windows program
 # reads /tmp/x as \tmp\x on its current drive, the drive of its working
 # folder, which is Z: (wine's drive for /) only while that folder is under no
@@ -265,14 +243,15 @@ if [ -f "$PGN" ]; then
                 if [ -n "$SECOND_PGN" ] && [ "$loser" = "$SECOND_PGN" ]; then judged=("$SECOND_TRACE"); fi
                 for trace in "${judged[@]}"; do
                     [ -f "$trace" ] || continue
-                    read -r what used had turn < <(own_clock "$trace" "$round")
+                    read -r what used had turn cpu limit < <(cecp_own_clock "$trace" "$round")
                     [ "$what" = none ] && continue
-                    if [ -z "$best" ] || [ "$turn" -gt "${best##* }" ]; then best="$what $used $had $turn"; fi
+                    if [ -z "$best" ] || [ "$turn" -gt "$best_turn" ]; then best="$what $used $had $cpu $limit" best_turn=$turn; fi
                 done
-                read -r what used had _ <<<"${best:-none}"
+                read -r what used had cpu limit <<<"${best:-none}"
                 case $what in
                     ok) echo "xboard-match: info: XBoard's wall clock flagged bachess, but by its own clock (ConnTrace) it had used $used ms of the $had ms it had on its last turn: the time went outside the engine (load): ${verdict#FAIL }" ;;
-                    over) fail "bachess lost on time, by its own clock too ($used ms used of $had ms on its last turn): ${verdict#FAIL }" ;;
+                    stalled) echo "xboard-match: info: XBoard's wall clock flagged bachess; by its own clock it had used $used ms of the $had ms it had on its last turn, but only $cpu ms of CPU, under a hard limit of $limit ms: the machine was running other programs (load): ${verdict#FAIL }" ;;
+                    over) fail "bachess lost on time, by its own clock too ($used ms used of $had ms on its last turn; CPU $cpu ms, hard limit $limit ms): ${verdict#FAIL }" ;;
                     *) fail "bachess lost on time and its ConnTrace shows no last turn to judge it by: ${verdict#FAIL }" ;;
                 esac ;;
             FAIL*) fail "the PGN shows a forfeit, false claim, illegal move, time loss or exit by bachess: ${verdict#FAIL }" ;;

@@ -31,6 +31,8 @@ static struct {
     bool searching, thread_started;
     SearchReport client;    /* the front end's callbacks */
     Move last_pv_move;      /* first move of the last PV reported */
+    int64_t turn_cpu_start; /* process_cpu_ms() when the clock began to run (under lock) */
+    TurnAccount last_turn;  /* of the last search that ended (under lock) */
     void *stacks[MAX_THREADS]; /* each search thread slot's stack, kept from search to search */
 } engine;
 
@@ -294,6 +296,16 @@ static void report_no_moves(void)
     engine.client.on_info(&info, engine.client.context);
 }
 
+/* The turn's own account (engine_turn_account), taken as the search ends:
+ * a ponder search stopped without a ponderhit was no turn. */
+static TurnAccount account_of_turn(void)
+{
+    const SearchShared *s = &engine.shared;
+    bool on_clock = s->budget.hard >= 0 && !s->limits.infinite && !atomic_load(&s->pondering);
+    return (TurnAccount){ .on_clock = on_clock, .cpu_ms = process_cpu_ms() - engine.turn_cpu_start,
+                          .hard_limit_ms = s->budget.hard };
+}
+
 static void *search_main(void *arg)
 {
     (void)arg;
@@ -314,6 +326,7 @@ static void *search_main(void *arg)
      * that needs this thread gone still joins it (engine_wait). */
     pthread_mutex_lock(&engine.lock);
     engine.searching = false;
+    engine.last_turn = account_of_turn();
     pthread_cond_broadcast(&engine.changed);
     pthread_mutex_unlock(&engine.lock);
     report_best(engine.threads[0]);
@@ -435,6 +448,8 @@ void engine_go(const SearchLimits *limits, SearchReport report)
     }
     engine.searching = true;
     engine.thread_started = true;
+    engine.turn_cpu_start = process_cpu_ms();
+    engine.last_turn.on_clock = false; /* a book move has no account */
     book_move_to_play = engine_book_move(engine.game, limits);
     start_thread(&engine.main_thread, 0, book_move_to_play != MOVE_NONE ? book_main : search_main, NULL);
 }
@@ -456,6 +471,7 @@ void engine_ponderhit(void)
 {
     pthread_mutex_lock(&engine.lock);
     atomic_store(&engine.shared.clock_start, time_now_ms());
+    engine.turn_cpu_start = process_cpu_ms();
     atomic_store(&engine.shared.pondering, false);
     pthread_cond_broadcast(&engine.changed);
     pthread_mutex_unlock(&engine.lock);
@@ -472,6 +488,7 @@ void engine_ponderhit_with_clock(const SearchLimits *limits)
     s->budget.soft = now.soft;
     s->budget.hard = now.hard;
     atomic_store(&s->clock_start, now.start);
+    engine.turn_cpu_start = process_cpu_ms();
     atomic_store(&s->pondering, false);
     pthread_cond_broadcast(&engine.changed);
     pthread_mutex_unlock(&engine.lock);
@@ -494,4 +511,12 @@ bool engine_is_searching(void)
 }
 
 SearchStats engine_last_stats(void) { return engine.threads[0]->stats; }
+
+TurnAccount engine_turn_account(void)
+{
+    pthread_mutex_lock(&engine.lock);
+    TurnAccount account = engine.last_turn;
+    pthread_mutex_unlock(&engine.lock);
+    return account;
+}
 uint64_t engine_last_nodes(void) { return search_total_nodes(&engine.shared); }

@@ -59,3 +59,15 @@ bool engine_is_searching(void);
 /* Statistics of the last search, for bench. */
 SearchStats engine_last_stats(void);
 uint64_t engine_last_nodes(void);
+
+/* The last search's account of its turn, for the protocol trace: the CPU
+ * time of the process since the clock began to run, and the hard limit the
+ * search set itself. A GUI's clock also counts the time a loaded machine
+ * ran other programs; these two tell that apart from time the engine took
+ * (scripts/own-clock.sh). on_clock is false for a search without a clock,
+ * a ponder search never hit, and a book move. Valid in on_bestmove. */
+typedef struct {
+    bool on_clock;
+    int64_t cpu_ms, hard_limit_ms;
+} TurnAccount;
+TurnAccount engine_turn_account(void);

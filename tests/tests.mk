@@ -85,6 +85,7 @@ script-tests:
 		tests/engine_speed_test.py tests/soak_check_test.py tests/check_references_test.py
 	/usr/bin/python3 tests/wdl_fit_test.py
 	tests/check_deps_test.sh
+	tests/own_clock_test.sh
 	tests/release_script_test.sh
 
 # Threaded search under ThreadSanitizer: stop/ponderhit/isready races.

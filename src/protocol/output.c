@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "engine.h"
 #include "timer.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -79,4 +80,26 @@ void out_trace_input(const char *line)
         fflush(trace);
     }
     pthread_mutex_unlock(&lock);
+}
+
+void out_trace_note(const char *format, ...)
+{
+    pthread_mutex_lock(&lock);
+    if (trace) {
+        va_list args;
+        va_start(args, format);
+        fprintf(trace, "%lld # ", (long long)time_now_ms());
+        vfprintf(trace, format, args);
+        va_end(args);
+        fputc('\n', trace);
+        fflush(trace);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void out_trace_turn(void)
+{
+    TurnAccount turn = engine_turn_account();
+    if (turn.on_clock)
+        out_trace_note("turn: cpu %lld ms, hard limit %lld ms", (long long)turn.cpu_ms, (long long)turn.hard_limit_ms);
 }

@@ -17,3 +17,8 @@ void out_set_sink(void (*sink)(const char *line));
 bool out_trace_open(const char *path);
 void out_trace_close(void);
 void out_trace_input(const char *line);
+/* A line for the trace alone ("<ms> # text"). */
+void out_trace_note(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* The engine's account of the turn its search just ended (engine.h,
+ * TurnAccount), for the trace alone: called from on_bestmove. */
+void out_trace_turn(void);

@@ -162,6 +162,7 @@ static void on_bestmove(Move best, Move ponder, void *context)
         out_line("bestmove %s ponder %s", b, p);
     } else
         out_line("bestmove %s", b);
+    out_trace_turn();
 }
 
 static void cmd_uci(void)

@@ -150,8 +150,12 @@ static void on_info(const SearchInfo *info, void *context)
              (unsigned long long)info->tbhits, pv);
 }
 
+/* The search thread's last word: the move goes to the input thread, which
+ * plays it, or drops it if the search was called off; the turn's account
+ * goes to the trace either way. */
 static void on_bestmove(Move best, Move ponder, void *context)
 {
+    out_trace_turn();
     inbox_post_bestmove((unsigned)(uintptr_t)context, best, ponder);
 }
 
