@@ -186,16 +186,20 @@ static void evaluate_pieces(EvalInfo *ei, Color c, PieceType t)
 {
     const Board *b = ei->b;
     Color them = color_flip(c);
-    Square enemy_king = board_king(b, them);
-    int closeness = 0; /* the tropism's count, summed over the pieces: one multiplication */
-    for (Bitboard pieces = board_pieces(b, c, t); pieces;) {
+    /* The tropism's count, 7 - distance a piece, summed over the pieces:
+     * one multiplication. The distances come from the enemy king's row of
+     * the symmetric table, whose base stays in a register through the loop. */
+    const int *distance_to_king = square_distance[board_king(b, them)];
+    Bitboard pieces = board_pieces(b, c, t);
+    int closeness = 7 * popcount(pieces);
+    while (pieces) {
         Square s = pop_lsb(&pieces);
         Bitboard attacks = piece_attacks_xray(ei, c, t, s);
         note_attacks(ei, c, t, attacks);
 
         eval_add(&ei->sum, TERM_PSQT, c, &W->psqt[t][psqt_index(c, s)], 1);
         eval_add(&ei->sum, TERM_MOBILITY, c, mobility_weight(t, popcount(attacks & ei->mobility_area[c])), 1);
-        closeness += 7 - square_distance[s][enemy_king];
+        closeness -= distance_to_king[s];
         Bitboard zone_hits = attacks & ei->king_zone[them];
         if (zone_hits) {
             ei->king_attackers[c]++;
