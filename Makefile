@@ -24,6 +24,8 @@
 #   PLATFORM=windows  cross-builds bachess.exe with mingw-w64 (static; ARCH x86-64*)
 #   WEB=no          leaves the web server (libmicrohttpd) out of ./bachess as well
 #   EVALFILE=FILE   the NNUE network built in (default nets/default.nnue)
+#   PIE=yes         a position-independent executable (the default only for the
+#                   cross builds; the optimised Linux builds are faster without)
 
 # The platform: Linux (the default) or Windows, cross-built with mingw-w64.
 # ARCH=aarch64 cross-builds for 64-bit ARM Linux. Cross builds are static
@@ -88,6 +90,18 @@ ARCH_FLAGS := $(if $(filter native,$(ARCH)),$(NATIVE),$(if $(filter aarch64,$(AR
 TUNE ?=
 TUNE_FLAGS := $(if $(filter 1,$(TUNE)),-DSEARCH_TUNING)
 
+# A position-independent executable needs a register to hold each table's
+# address before it can index it, and the evaluation, the move generator
+# and the SEE index tables all the time: the optimised builds for Linux on
+# x86-64 are linked at a fixed address instead (3.9 % fewer instructions
+# in `bench 8 Classical`). PIE=yes keeps PIE (the Debian package's
+# hardening, debian/rules).
+PIE ?= $(if $(or $(CROSS),$(filter-out linux,$(PLATFORM))),yes,no)
+ifeq ($(PIE),no)
+  PIE_CFLAGS := -fno-pie
+  PIE_LDFLAGS := -no-pie
+endif
+
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 # -ffile-prefix-map: reproducible binaries, with no build directory in them.
 CFLAGS_COMMON := -std=gnu11 $(WARN) -pthread -Isrc -Isrc/syzygy/fathom -ffile-prefix-map=$(CURDIR)/= $(PLATFORM_FLAGS)
@@ -95,7 +109,7 @@ CFLAGS_COMMON := -std=gnu11 $(WARN) -pthread -Isrc -Isrc/syzygy/fathom -ffile-pr
 # ---- configurations ------------------------------------------------------
 # Each configuration compiles every source its own way into $(BUILD)/NAME/.
 CONFIGS := release tuning debug sanitize tsan pgo-gen
-CFLAGS_release  := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto=auto $(ARCH_FLAGS) $(TUNE_FLAGS) $(CPPFLAGS) $(CFLAGS)
+CFLAGS_release  := $(CFLAGS_COMMON) -O3 -DNDEBUG -flto=auto $(ARCH_FLAGS) $(PIE_CFLAGS) $(TUNE_FLAGS) $(CPPFLAGS) $(CFLAGS)
 # A tuning build: the search parameters (src/search_params.h) as UCI options, for scripts/spsa.py.
 CFLAGS_tuning   := $(CFLAGS_release) -DSEARCH_TUNING
 CFLAGS_debug    := $(CFLAGS_COMMON) -O1 -g
@@ -103,6 +117,10 @@ CFLAGS_sanitize := $(CFLAGS_COMMON) -O1 -g -fsanitize=address,undefined -fno-san
 CFLAGS_tsan     := $(CFLAGS_COMMON) -O1 -g -fsanitize=thread
 # The release build instrumented to count what `bench` runs, for PGO (below).
 CFLAGS_pgo-gen  := $(CFLAGS_release) -fprofile-generate -fprofile-update=atomic
+# What each links with beyond LDFLAGS: the optimised ones as they compile.
+LDFLAGS_release := $(PIE_LDFLAGS)
+LDFLAGS_tuning  := $(PIE_LDFLAGS)
+LDFLAGS_pgo-gen := $(PIE_LDFLAGS)
 # What each says of itself in `bachess --version`.
 ARCH_NAME_release  := $(ARCH)
 ARCH_NAME_pgo-gen  := $(ARCH)
@@ -206,7 +224,7 @@ ALL_SOURCES := $(CORE_SOURCES) $(WEB_SOURCES) src/web/absent/web_absent.c $(TEST
 
 # ---- programs ------------------------------------------------------------
 # link CONFIGURATION: its objects (the prerequisites) into the target.
-link = $(CC) $(CFLAGS_$(1)) $(LDFLAGS) $(STATIC) $(filter %.o,$^) -o $@ $(LDLIBS) $(2)
+link = $(CC) $(CFLAGS_$(1)) $(LDFLAGS_$(1)) $(LDFLAGS) $(STATIC) $(filter %.o,$^) -o $@ $(LDLIBS) $(2)
 
 $(EXE): $(call objects,release,$(SOURCES))
 	$(call link,release)
@@ -214,7 +232,7 @@ $(EXE): $(call objects,release,$(SOURCES))
 # The engine alone: UCI, XBoard, the console and the sub-commands, with
 # libc, libm and pthreads only (`bachess web` says it is not there).
 bachess-engine: $(call objects,release,$(ENGINE_SOURCES))
-	$(CC) $(CFLAGS_release) $(LDFLAGS) $(STATIC) $^ -o $@ $(ENGINE_LIBS)
+	$(CC) $(CFLAGS_release) $(LDFLAGS_release) $(LDFLAGS) $(STATIC) $^ -o $@ $(ENGINE_LIBS)
 engine: bachess-engine
 
 bachess-tuning: $(call objects,tuning,$(SOURCES))

@@ -147,7 +147,7 @@ static void init_magic(Magic *m, Square s, const int steps[4][2], Bitboard *tabl
         attempt++;
         found = true;
         for (int i = 0; i < size && found; i++) {
-            unsigned idx = magic_index(m, occupancy[i]);
+            uint64_t idx = magic_index(m, occupancy[i]);
             if (epoch[idx] < attempt) {
                 epoch[idx] = attempt;
                 table[idx] = reference[i];

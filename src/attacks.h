@@ -31,12 +31,14 @@ extern Magic rook_magics[SQUARE_NB];
 
 void attacks_init(void);
 
-static inline unsigned magic_index(const Magic *m, Bitboard occupied)
+/* Below 4096, but 64-bit: a narrower type would cost a zero-extension
+ * before nearly every table lookup. */
+static inline uint64_t magic_index(const Magic *m, Bitboard occupied)
 {
 #ifdef USE_PEXT
-    return (unsigned)_pext_u64(occupied, m->mask);
+    return _pext_u64(occupied, m->mask);
 #else
-    return (unsigned)(((occupied & m->mask) * m->magic) >> m->shift);
+    return ((occupied & m->mask) * m->magic) >> m->shift;
 #endif
 }
 

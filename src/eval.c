@@ -32,7 +32,7 @@ static const EvalWeights *const W = &eval_weights;
  * terms that come later (king safety and threats need every attack). */
 typedef struct {
     const Board *b;
-    PawnEntry *pawns; /* also caches the king shelter */
+    PawnEntry *pawns; /* also caches the king terms that hang on the pawns */
     EvalSum sum;
     Bitboard occupied;
     Bitboard attacked[COLOR_NB];
@@ -101,20 +101,15 @@ static void evaluate_material(EvalInfo *ei, Color c)
         eval_add(&ei->sum, TERM_MATERIAL, c, &W->bishop_pair, 1);
 }
 
-/* Development: minor pieces out, castle early, keep
- * the central pawns free to advance. They count in the middlegame only. */
+/* Development: minor pieces out, keep the central pawns free to advance.
+ * They count in the middlegame only. */
 static void evaluate_development(EvalInfo *ei, Color c)
 {
     const Board *b = ei->b;
     Bitboard back_rank = rank_bb(rank_relative(c, 0));
     Bitboard minors = board_pieces(b, c, KNIGHT) | board_pieces(b, c, BISHOP);
     eval_add(&ei->sum, TERM_DEVELOPMENT, c, &W->minor_on_back_rank, popcount(minors & back_rank));
-
-    int rights = board_state(b)->castling & (c == WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO);
-    eval_add(&ei->sum, TERM_DEVELOPMENT, c, &W->castling_right, popcount((Bitboard)rights));
-    int king_file = square_file(board_king(b, c));
-    if (!rights && king_file >= 3 && king_file <= 5)
-        eval_add(&ei->sum, TERM_DEVELOPMENT, c, &W->king_lost_castling, 1);
+    /* The castling terms are the king's: see evaluate_king_placement(). */
 
     Bitboard center_start = rank_bb(rank_relative(c, 1)) & (file_bb(3) | file_bb(4));
     Bitboard blocked = board_pieces(b, c, PAWN) & center_start & shift_forward(color_flip(c), ei->occupied);
@@ -191,16 +186,20 @@ static void evaluate_pieces(EvalInfo *ei, Color c, PieceType t)
 {
     const Board *b = ei->b;
     Color them = color_flip(c);
-    Square enemy_king = board_king(b, them);
-    int closeness = 0; /* the tropism's count, summed over the pieces: one multiplication */
-    for (Bitboard pieces = board_pieces(b, c, t); pieces;) {
+    /* The tropism's count, 7 - distance a piece, summed over the pieces:
+     * one multiplication. The distances come from the enemy king's row of
+     * the symmetric table, whose base stays in a register through the loop. */
+    const int *distance_to_king = square_distance[board_king(b, them)];
+    Bitboard pieces = board_pieces(b, c, t);
+    int closeness = 7 * popcount(pieces);
+    while (pieces) {
         Square s = pop_lsb(&pieces);
         Bitboard attacks = piece_attacks_xray(ei, c, t, s);
         note_attacks(ei, c, t, attacks);
 
         eval_add(&ei->sum, TERM_PSQT, c, &W->psqt[t][psqt_index(c, s)], 1);
         eval_add(&ei->sum, TERM_MOBILITY, c, mobility_weight(t, popcount(attacks & ei->mobility_area[c])), 1);
-        closeness += 7 - square_distance[s][enemy_king];
+        closeness -= distance_to_king[s];
         Bitboard zone_hits = attacks & ei->king_zone[them];
         if (zone_hits) {
             ei->king_attackers[c]++;
@@ -254,10 +253,6 @@ static Score shelter_score(const Board *b, Color c, Square k)
     return scratch.score[c];
 }
 
-/* A king that may still castle is credited with the better (in the
- * middlegame) of its shelter now and the shelter on the side it can castle
- * to. Each candidate is worked out once; a trace records the chosen one's
- * terms again. */
 /* A king that may still castle is judged by the better of its shelters:
  * where it stands, or where castling would take it. */
 static void consider_castled_shelter(const Board *b, Color c, Square castled, Score *best, Square *best_square)
@@ -269,28 +264,29 @@ static void consider_castled_shelter(const Board *b, Color c, Square castled, Sc
     }
 }
 
-static void evaluate_shelter(EvalInfo *ei, Color c)
+/* Each candidate shelter is worked out once; a trace records the chosen
+ * one's terms again. */
+static void add_best_shelter(const Board *b, Color c, int rights, EvalSum *sum)
 {
-    const Board *b = ei->b;
     Square king = board_king(b, c), best_square = king;
-    int oo = c == WHITE ? WHITE_OO : BLACK_OO, ooo = c == WHITE ? WHITE_OOO : BLACK_OOO;
-    int rights = board_state(b)->castling & (oo | ooo);
-    uint16_t tag = (uint16_t)(1 + king + 64 * rights);
-    if (ei->pawns->shelter_tag[c] == tag && !ei->sum.trace) {
-        ei->sum.score[c] += ei->pawns->shelter[c];
-        return;
-    }
     Score best = shelter_score(b, c, king);
-    if (rights & oo)
+    if (rights & (c == WHITE ? WHITE_OO : BLACK_OO))
         consider_castled_shelter(b, c, square_relative(c, G1), &best, &best_square);
-    if (rights & ooo)
+    if (rights & (c == WHITE ? WHITE_OOO : BLACK_OOO))
         consider_castled_shelter(b, c, square_relative(c, C1), &best, &best_square);
-    if (ei->sum.trace)
-        add_shelter(b, c, best_square, &ei->sum);
+    if (sum->trace)
+        add_shelter(b, c, best_square, sum);
     else
-        ei->sum.score[c] += best;
-    ei->pawns->shelter_tag[c] = tag;
-    ei->pawns->shelter[c] = best;
+        sum->score[c] += best;
+}
+
+/* Castle early: rights still held, and a king stuck in the centre without them. */
+static void add_castling(const Board *b, Color c, int rights, EvalSum *sum)
+{
+    eval_add(sum, TERM_DEVELOPMENT, c, &W->castling_right, popcount((Bitboard)rights));
+    int king_file = square_file(board_king(b, c));
+    if (!rights && king_file >= 3 && king_file <= 5)
+        eval_add(sum, TERM_DEVELOPMENT, c, &W->king_lost_castling, 1);
 }
 
 /* Danger units from the attacks on c's king zone and the safe checks the
@@ -336,24 +332,47 @@ static void evaluate_king_danger(EvalInfo *ei, Color c)
 /* In the endgame the king should walk towards the pawns. The rings around
  * the king are searched outwards, so a pawn close by ends the search at
  * once; no pawn stands on the king's square, so the nearest is 1 to 7 away. */
-static void evaluate_king_activity(EvalInfo *ei, Color c)
+static void add_king_activity(const Board *b, Color c, EvalSum *sum)
 {
-    Bitboard pawns = ei->b->by_type[PAWN];
+    Bitboard pawns = b->by_type[PAWN];
     if (!pawns)
         return;
-    const Bitboard *rings = distance_ring_bb[board_king(ei->b, c)];
+    const Bitboard *rings = distance_ring_bb[board_king(b, c)];
     int nearest = 1;
     while (nearest < 7 && !(pawns & rings[nearest]))
         nearest++;
-    eval_add(&ei->sum, TERM_KING_ACTIVITY, c, &W->king_pawn_distance, nearest);
+    eval_add(sum, TERM_KING_ACTIVITY, c, &W->king_pawn_distance, nearest);
+}
+
+/* Every king term that depends on the pawns, the king's square and its
+ * castling rights alone, which in a search change far less often than the
+ * pieces: their sum is kept in the pawn entry, tagged 1 + square + 64 x
+ * rights (0: none yet). A trace never reads it, so that each term is
+ * recorded under its own category. */
+static void evaluate_king_placement(EvalInfo *ei, Color c)
+{
+    const Board *b = ei->b;
+    Square king = board_king(b, c);
+    int rights = board_state(b)->castling & (c == WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO);
+    uint16_t tag = (uint16_t)(1 + king + 64 * rights);
+    if (ei->pawns->king_tag[c] == tag && !ei->sum.trace) {
+        ei->sum.score[c] += ei->pawns->king[c];
+        return;
+    }
+    EvalSum placement = { .score = { 0, 0 }, .trace = ei->sum.trace };
+    eval_add(&placement, TERM_PSQT, c, &W->psqt[KING][psqt_index(c, king)], 1);
+    add_castling(b, c, rights, &placement);
+    add_best_shelter(b, c, rights, &placement);
+    add_king_activity(b, c, &placement);
+    ei->sum.score[c] += placement.score[c];
+    ei->pawns->king_tag[c] = tag;
+    ei->pawns->king[c] = placement.score[c];
 }
 
 static void evaluate_king(EvalInfo *ei, Color c)
 {
-    eval_add(&ei->sum, TERM_PSQT, c, &W->psqt[KING][psqt_index(c, board_king(ei->b, c))], 1);
-    evaluate_shelter(ei, c);
+    evaluate_king_placement(ei, c);
     evaluate_king_danger(ei, c);
-    evaluate_king_activity(ei, c);
 }
 
 /* ---- Passed pawns ------------------------------------------------------- */

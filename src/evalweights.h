@@ -169,8 +169,13 @@ typedef struct {
 void eval_trace_record(EvalTrace *t, EvalTerm term, Color c, const Score *weight, int count);
 void eval_trace_record_value(EvalTrace *t, EvalTerm term, Color c, Score value);
 
+/* Always inlined, also where a profile-guided build would not: a call
+ * makes the running total live in memory and tests for a trace at run
+ * time, where the search's evaluation (trace NULL) needs one add. */
+#define EVAL_INLINE static inline __attribute__((always_inline))
+
 /* Adds count x weight to side c. `weight` must point into eval_weights. */
-static inline void eval_add(EvalSum *sum, EvalTerm term, Color c, const Score *weight, int count)
+EVAL_INLINE void eval_add(EvalSum *sum, EvalTerm term, Color c, const Score *weight, int count)
 {
     sum->score[c] += *weight * count;
     if (sum->trace)
@@ -178,7 +183,7 @@ static inline void eval_add(EvalSum *sum, EvalTerm term, Color c, const Score *w
 }
 
 /* Adds a value that is not count x one weight (the king-danger penalty). */
-static inline void eval_add_value(EvalSum *sum, EvalTerm term, Color c, Score value)
+EVAL_INLINE void eval_add_value(EvalSum *sum, EvalTerm term, Color c, Score value)
 {
     sum->score[c] += value;
     if (sum->trace)

@@ -27,11 +27,12 @@ typedef struct {
     Score score;                     /* White minus Black */
     Bitboard passed;                 /* passed pawns of both colours */
     Bitboard attack_span[COLOR_NB];  /* squares each side's pawns attack now or after advancing */
-    /* The king shelter depends on the pawns, the king's square and its
-     * castling rights only, so the evaluation keeps the last one it worked
-     * out here: tagged 1 + square + 64 x rights (0: none yet). */
-    uint16_t shelter_tag[COLOR_NB];
-    Score shelter[COLOR_NB];
+    /* The king's shelter, square and castling terms depend on the pawns,
+     * the king's square and its castling rights only, so the evaluation
+     * keeps the last sum it worked out here (eval.c:
+     * evaluate_king_placement). */
+    uint16_t king_tag[COLOR_NB];
+    Score king[COLOR_NB];
 } PawnEntry;
 
 typedef struct {

@@ -381,15 +381,17 @@ static int qsearch(Thread *t, SearchStack *ss, int alpha, int beta, int ply)
     movepick_init_qsearch(&mp, b, &t->history, tt.move);
     Move m;
     while ((m = movepick_next(&mp)) != MOVE_NONE) {
+        /* Delta pruning is asked first: it is cheaper than the SEE, and
+         * either test alone skips the move. */
         if (!in_check && best > -MATE_IN_MAX) {
-            if (search_options.qsearch_see && !see_ge(b, m, 0))
-                continue; /* a losing capture cannot raise the stand-pat score */
             if (search_options.futility && move_kind(m) != MOVE_PROMOTION) {
                 Piece victim = board_piece_on(b, move_to(m));
                 int gain = victim == NO_PIECE ? SEE_VALUES[PAWN] : SEE_VALUES[piece_type(victim)];
                 if (static_eval + gain + QS_DELTA_MARGIN <= alpha)
                     continue; /* delta pruning: even winning the piece stays below alpha */
             }
+            if (search_options.qsearch_see && !see_ge(b, m, 0))
+                continue; /* a losing capture cannot raise the stand-pat score */
         }
         assert(move_is_legal(b, m));
         play_move(t, ss, m);
