@@ -31,7 +31,7 @@ static struct {
     bool searching, thread_started;
     SearchReport client;    /* the front end's callbacks */
     Move last_pv_move;      /* first move of the last PV reported */
-    int64_t turn_cpu_start; /* process_cpu_ms() when the clock began to run (under lock) */
+    int64_t turn_cpu_start; /* process_cpu_ms() when the clock began to run (set before the search thread starts, or under lock) */
     TurnAccount last_turn;  /* of the last search that ended (under lock) */
     void *stacks[MAX_THREADS]; /* each search thread slot's stack, kept from search to search */
 } engine;
@@ -511,6 +511,7 @@ bool engine_is_searching(void)
 }
 
 SearchStats engine_last_stats(void) { return engine.threads[0]->stats; }
+uint64_t engine_last_nodes(void) { return search_total_nodes(&engine.shared); }
 
 TurnAccount engine_turn_account(void)
 {
@@ -519,4 +520,3 @@ TurnAccount engine_turn_account(void)
     pthread_mutex_unlock(&engine.lock);
     return account;
 }
-uint64_t engine_last_nodes(void) { return search_total_nodes(&engine.shared); }
