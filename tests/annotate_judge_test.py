@@ -18,8 +18,8 @@ for the first games are kept in data/annotate/judge-verdicts.jsonl. Checks:
     one marked a class lower is not;
   - annotate-games.py refuses --rounds outside its --games;
   - each judged set's kept verdicts (data/annotate/judged-set-verdicts.jsonl,
-    data/annotate/fresh-set-verdicts.jsonl) cover its games and hold the
-    ?!/?/?? counts data/SOURCES.md states.
+    fresh-set-verdicts.jsonl, third-set-verdicts.jsonl) cover its games and
+    hold the ?!/?/?? counts data/SOURCES.md states.
 """
 import importlib.util
 import json
@@ -42,6 +42,7 @@ KEPT_GAMES, KEPT_JUDGE_BLUNDERS = 43, 192  # docs/results/annotate.md, "The blun
 JUDGED_SETS = {
     "judged-set": (35, {1: 321, 2: 105, 3: 108}),
     "fresh-set": (30, {1: 332, 2: 122, 3: 126}),
+    "third-set": (30, {1: 281, 2: 102, 3: 117}),
 }
 NO_STOCKFISH = "/nonexistent/stockfish"  # any search would fail loudly
 
