@@ -157,6 +157,18 @@ static inline bool is_special(const MovePicker *mp, Bitboard from, Move m, Move 
         && (m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter || m == excluded);
 }
 
+/* The losing captures, last; then the picker is done. */
+static Move next_bad_noisy(MovePicker *mp)
+{
+    while (mp->current < mp->end) {
+        Move m = mp->moves[mp->current++];
+        if (m != mp->tt_move)
+            return m;
+    }
+    mp->stage = STAGE_DONE;
+    return MOVE_NONE;
+}
+
 /* The quiet moves by history, after the killers and the counter move. Its
  * own small function: most moves handed out are quiet ones, and this needs
  * no stack frame where the whole stage machine saves six registers. */
@@ -169,8 +181,8 @@ Move movepick_next_quiet(MovePicker *mp)
     }
     mp->current = 0;
     mp->end = mp->bad_end;
-    mp->stage++;
-    return movepick_next_stage(mp);
+    mp->stage = STAGE_BAD_NOISY;
+    return next_bad_noisy(mp);
 }
 
 /* Late-move and futility pruning, once they prune a quiet move, prune
@@ -200,113 +212,128 @@ int movepick_skip_quiets(MovePicker *mp, const CheckInfo *ci, Move excluded, int
     return 0;
 }
 
+/* The captures and promotions of the first stage, best first. */
+static void start_noisy(MovePicker *mp)
+{
+    mp->current = mp->bad_end = 0;
+    mp->end = generate_into(mp, GEN_NOISY, 0);
+    score_noisy(mp, 0, mp->end);
+    end_scores(mp);
+}
+
+/* Each stage runs on into the next one in the order it comes: the stage's
+ * jump table is taken once a call, where the call left off, and not again
+ * between stages (an indirect jump to a new place is mostly mispredicted).
+ * So the cases follow the order of the stages, and break nowhere. */
 Move movepick_next_stage(MovePicker *mp)
 {
-    for (;;) {
-        switch (mp->stage) {
-        case STAGE_TT:
-        case STAGE_EVASION_TT:
-        case STAGE_QS_TT:
-            mp->stage++;
-            if (mp->tt_move != MOVE_NONE)
-                return mp->tt_move;
-            break;
-
-        case STAGE_GEN_NOISY:
-        case STAGE_QS_GEN:
-            mp->current = mp->bad_end = 0;
-            mp->end = generate_into(mp, GEN_NOISY, 0);
-            score_noisy(mp, 0, mp->end);
-            end_scores(mp);
-            mp->stage++;
-            break;
-
-        case STAGE_GOOD_NOISY:
-            while (mp->current < mp->end) {
-                int i = pick_best(mp);
-                Move m = mp->moves[i];
-                if (m == mp->tt_move)
-                    continue;
-                /* Losing captures wait until after the quiet moves. */
-                if (!see_ge(mp->board, m, -mp->scores[i] / 32)) {
-                    mp->moves[mp->bad_end++] = m;
-                    continue;
-                }
-                return m;
+    Move m;
+    switch (mp->stage) {
+    case STAGE_TT:
+        mp->stage = STAGE_GEN_NOISY;
+        if (mp->tt_move != MOVE_NONE)
+            return mp->tt_move;
+        /* fall through */
+    case STAGE_GEN_NOISY:
+        start_noisy(mp);
+        mp->stage = STAGE_GOOD_NOISY;
+        /* fall through */
+    case STAGE_GOOD_NOISY:
+        while (mp->current < mp->end) {
+            int i = pick_best(mp);
+            m = mp->moves[i];
+            if (m == mp->tt_move)
+                continue;
+            /* Losing captures wait until after the quiet moves. */
+            if (!see_ge(mp->board, m, -mp->scores[i] / 32)) {
+                mp->moves[mp->bad_end++] = m;
+                continue;
             }
-            mp->stage++;
-            break;
-
-        case STAGE_KILLER_1:
-        case STAGE_KILLER_2:
-        case STAGE_COUNTER: {
-            Move m = mp->stage == STAGE_COUNTER ? mp->counter : mp->killers[mp->stage - STAGE_KILLER_1];
-            mp->stage++;
-            if (usable_quiet(mp, m))
-                return m;
-            break;
+            return m;
         }
+        mp->stage = STAGE_KILLER_1;
+        /* fall through */
+    case STAGE_KILLER_1:
+        mp->stage = STAGE_KILLER_2;
+        if (usable_quiet(mp, mp->killers[0]))
+            return mp->killers[0];
+        /* fall through */
+    case STAGE_KILLER_2:
+        mp->stage = STAGE_COUNTER;
+        if (usable_quiet(mp, mp->killers[1]))
+            return mp->killers[1];
+        /* fall through */
+    case STAGE_COUNTER:
+        mp->stage = STAGE_GEN_QUIET;
+        if (usable_quiet(mp, mp->counter))
+            return mp->counter;
+        /* fall through */
+    case STAGE_GEN_QUIET:
+        mp->special_from = square_bb(move_from(mp->tt_move)) | square_bb(move_from(mp->killers[0]))
+                         | square_bb(move_from(mp->killers[1])) | square_bb(move_from(mp->counter));
+        mp->current = mp->bad_end;
+        mp->end = generate_into(mp, GEN_QUIET, mp->bad_end);
+        score_quiets(mp, mp->current, mp->end);
+        end_scores(mp);
+        mp->stage = STAGE_QUIET;
+        /* fall through */
+    case STAGE_QUIET:
+        return movepick_next_quiet(mp);
 
-        case STAGE_GEN_QUIET:
-            mp->special_from = square_bb(move_from(mp->tt_move)) | square_bb(move_from(mp->killers[0]))
-                             | square_bb(move_from(mp->killers[1])) | square_bb(move_from(mp->counter));
-            mp->current = mp->bad_end;
-            mp->end = generate_into(mp, GEN_QUIET, mp->bad_end);
-            score_quiets(mp, mp->current, mp->end);
-            end_scores(mp);
-            mp->stage++;
-            break;
+    case STAGE_BAD_NOISY:
+        return next_bad_noisy(mp);
 
-        case STAGE_QUIET:
-            return movepick_next_quiet(mp);
-
-        case STAGE_BAD_NOISY:
-            while (mp->current < mp->end) {
-                Move m = mp->moves[mp->current++];
-                if (m != mp->tt_move)
-                    return m;
-            }
-            mp->stage = STAGE_DONE;
-            break;
-
-        case STAGE_GEN_EVASIONS:
-            mp->current = 0;
-            mp->end = generate_into(mp, GEN_NOISY, 0);
-            score_noisy(mp, 0, mp->end);
-            for (int i = 0; i < mp->end; i++)
-                mp->scores[i] += 1 << 20; /* captures of the checker first */
-            {
-                int quiet_start = mp->end;
-                mp->end = generate_into(mp, GEN_QUIET, quiet_start);
-                score_quiets(mp, quiet_start, mp->end);
-            }
-            end_scores(mp);
-            mp->stage++;
-            break;
-
-        case STAGE_EVASIONS:
-            while (mp->current < mp->end) {
-                Move m = mp->moves[pick_best(mp)];
-                if (m != mp->tt_move)
-                    return m;
-            }
-            mp->stage = STAGE_DONE;
-            break;
-
-        case STAGE_QS_NOISY:
-            while (mp->current < mp->end) {
-                Move m = mp->moves[pick_best(mp)];
-                if (m == mp->tt_move)
-                    continue;
-                if (move_kind(m) == MOVE_PROMOTION && move_promotion(m) != QUEEN)
-                    continue;
-                return m;
-            }
-            mp->stage = STAGE_DONE;
-            break;
-
-        case STAGE_DONE:
-            return MOVE_NONE;
+    case STAGE_EVASION_TT:
+        mp->stage = STAGE_GEN_EVASIONS;
+        if (mp->tt_move != MOVE_NONE)
+            return mp->tt_move;
+        /* fall through */
+    case STAGE_GEN_EVASIONS:
+        mp->current = 0;
+        mp->end = generate_into(mp, GEN_NOISY, 0);
+        score_noisy(mp, 0, mp->end);
+        for (int i = 0; i < mp->end; i++)
+            mp->scores[i] += 1 << 20; /* captures of the checker first */
+        {
+            int quiet_start = mp->end;
+            mp->end = generate_into(mp, GEN_QUIET, quiet_start);
+            score_quiets(mp, quiet_start, mp->end);
         }
+        end_scores(mp);
+        mp->stage = STAGE_EVASIONS;
+        /* fall through */
+    case STAGE_EVASIONS:
+        while (mp->current < mp->end) {
+            m = mp->moves[pick_best(mp)];
+            if (m != mp->tt_move)
+                return m;
+        }
+        mp->stage = STAGE_DONE;
+        return MOVE_NONE;
+
+    case STAGE_QS_TT:
+        mp->stage = STAGE_QS_GEN;
+        if (mp->tt_move != MOVE_NONE)
+            return mp->tt_move;
+        /* fall through */
+    case STAGE_QS_GEN:
+        start_noisy(mp);
+        mp->stage = STAGE_QS_NOISY;
+        /* fall through */
+    case STAGE_QS_NOISY:
+        while (mp->current < mp->end) {
+            m = mp->moves[pick_best(mp)];
+            if (m == mp->tt_move)
+                continue;
+            if (move_kind(m) == MOVE_PROMOTION && move_promotion(m) != QUEEN)
+                continue;
+            return m;
+        }
+        mp->stage = STAGE_DONE;
+        return MOVE_NONE;
+
+    case STAGE_DONE:
+        break;
     }
+    return MOVE_NONE;
 }
