@@ -221,24 +221,25 @@ static void start_noisy(MovePicker *mp)
     end_scores(mp);
 }
 
-/* Each stage runs on into the next one in the order it comes: the stage's
- * jump table is taken once a call, where the call left off, and not again
- * between stages (an indirect jump to a new place is mostly mispredicted).
- * So the cases follow the order of the stages, and break nowhere. */
-Move movepick_next_stage(MovePicker *mp)
+/* The stages come in three sequences, each run in order: the main
+ * search's, the evasions' and quiescence's. Each runs on into its next
+ * stage, and a call resumes where the last one left off by testing the
+ * stage sequence's stages in order: conditional branches, which the
+ * processor predicts from the ones before, where a jump table's indirect
+ * jump (once a stage, or once a call) was mostly mispredicted. */
+static Move next_main(MovePicker *mp)
 {
     Move m;
-    switch (mp->stage) {
-    case STAGE_TT:
+    if (mp->stage == STAGE_TT) {
         mp->stage = STAGE_GEN_NOISY;
         if (mp->tt_move != MOVE_NONE)
             return mp->tt_move;
-        /* fall through */
-    case STAGE_GEN_NOISY:
+    }
+    if (mp->stage == STAGE_GEN_NOISY) {
         start_noisy(mp);
         mp->stage = STAGE_GOOD_NOISY;
-        /* fall through */
-    case STAGE_GOOD_NOISY:
+    }
+    if (mp->stage == STAGE_GOOD_NOISY) {
         while (mp->current < mp->end) {
             int i = pick_best(mp);
             m = mp->moves[i];
@@ -252,23 +253,23 @@ Move movepick_next_stage(MovePicker *mp)
             return m;
         }
         mp->stage = STAGE_KILLER_1;
-        /* fall through */
-    case STAGE_KILLER_1:
+    }
+    if (mp->stage == STAGE_KILLER_1) {
         mp->stage = STAGE_KILLER_2;
         if (usable_quiet(mp, mp->killers[0]))
             return mp->killers[0];
-        /* fall through */
-    case STAGE_KILLER_2:
+    }
+    if (mp->stage == STAGE_KILLER_2) {
         mp->stage = STAGE_COUNTER;
         if (usable_quiet(mp, mp->killers[1]))
             return mp->killers[1];
-        /* fall through */
-    case STAGE_COUNTER:
+    }
+    if (mp->stage == STAGE_COUNTER) {
         mp->stage = STAGE_GEN_QUIET;
         if (usable_quiet(mp, mp->counter))
             return mp->counter;
-        /* fall through */
-    case STAGE_GEN_QUIET:
+    }
+    if (mp->stage == STAGE_GEN_QUIET) {
         mp->special_from = square_bb(move_from(mp->tt_move)) | square_bb(move_from(mp->killers[0]))
                          | square_bb(move_from(mp->killers[1])) | square_bb(move_from(mp->counter));
         mp->current = mp->bad_end;
@@ -276,53 +277,60 @@ Move movepick_next_stage(MovePicker *mp)
         score_quiets(mp, mp->current, mp->end);
         end_scores(mp);
         mp->stage = STAGE_QUIET;
-        /* fall through */
-    case STAGE_QUIET:
+    }
+    if (mp->stage == STAGE_QUIET)
         return movepick_next_quiet(mp);
-
-    case STAGE_BAD_NOISY:
+    if (mp->stage == STAGE_BAD_NOISY)
         return next_bad_noisy(mp);
+    return MOVE_NONE;
+}
 
-    case STAGE_EVASION_TT:
+/* In check: the hash move, then all evasions, captures of the checker first. */
+static Move next_evasion(MovePicker *mp)
+{
+    if (mp->stage == STAGE_EVASION_TT) {
         mp->stage = STAGE_GEN_EVASIONS;
         if (mp->tt_move != MOVE_NONE)
             return mp->tt_move;
-        /* fall through */
-    case STAGE_GEN_EVASIONS:
+    }
+    if (mp->stage == STAGE_GEN_EVASIONS) {
         mp->current = 0;
         mp->end = generate_into(mp, GEN_NOISY, 0);
         score_noisy(mp, 0, mp->end);
         for (int i = 0; i < mp->end; i++)
             mp->scores[i] += 1 << 20; /* captures of the checker first */
-        {
-            int quiet_start = mp->end;
-            mp->end = generate_into(mp, GEN_QUIET, quiet_start);
-            score_quiets(mp, quiet_start, mp->end);
-        }
+        int quiet_start = mp->end;
+        mp->end = generate_into(mp, GEN_QUIET, quiet_start);
+        score_quiets(mp, quiet_start, mp->end);
         end_scores(mp);
         mp->stage = STAGE_EVASIONS;
-        /* fall through */
-    case STAGE_EVASIONS:
+    }
+    if (mp->stage == STAGE_EVASIONS) {
         while (mp->current < mp->end) {
-            m = mp->moves[pick_best(mp)];
+            Move m = mp->moves[pick_best(mp)];
             if (m != mp->tt_move)
                 return m;
         }
         mp->stage = STAGE_DONE;
-        return MOVE_NONE;
+    }
+    return MOVE_NONE;
+}
 
-    case STAGE_QS_TT:
+/* Quiescence: the hash move, then captures and queen promotions. */
+static Move next_qsearch(MovePicker *mp)
+{
+    if (mp->stage == STAGE_QS_TT) {
         mp->stage = STAGE_QS_GEN;
         if (mp->tt_move != MOVE_NONE)
             return mp->tt_move;
-        /* fall through */
-    case STAGE_QS_GEN:
+    }
+    if (mp->stage == STAGE_QS_GEN) {
         start_noisy(mp);
         mp->stage = STAGE_QS_NOISY;
-        /* fall through */
-    case STAGE_QS_NOISY:
+    }
+    if (mp->stage == STAGE_QS_NOISY) {
         while (mp->current < mp->end) {
-            m = mp->moves[pick_best(mp)];
+            Move m = mp->moves[pick_best(mp)];
             if (m == mp->tt_move)
                 continue;
             if (move_kind(m) == MOVE_PROMOTION && move_promotion(m) != QUEEN)
@@ -330,10 +338,15 @@ Move movepick_next_stage(MovePicker *mp)
             return m;
         }
         mp->stage = STAGE_DONE;
-        return MOVE_NONE;
-
-    case STAGE_DONE:
-        break;
     }
     return MOVE_NONE;
+}
+
+Move movepick_next_stage(MovePicker *mp)
+{
+    if (mp->stage < STAGE_EVASION_TT)
+        return next_main(mp);
+    if (mp->stage < STAGE_QS_TT)
+        return next_evasion(mp);
+    return next_qsearch(mp); /* or STAGE_DONE */
 }
