@@ -53,10 +53,14 @@ static void score_quiets(MovePicker *mp, int from, int to)
     }
 }
 
-/* Generates moves of a kind into moves[at..], returning the new end. */
+/* Generates moves of a kind into moves[at..], returning the new end. The
+ * noisy moves come first and find the pinned pieces; the quiet ones, if
+ * asked for, use them again. */
 static int generate_into(MovePicker *mp, GenType type, int at)
 {
-    return at + generate_moves(mp->board, type, mp->moves + at);
+    if (type == GEN_NOISY)
+        mp->pinned = pinned_pieces(mp->board);
+    return at + generate_moves_pinned(mp->board, type, mp->moves + at, mp->pinned);
 }
 
 /* The index of the first of the highest scores in scores[from..end). */
