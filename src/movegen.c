@@ -165,6 +165,16 @@ static Move *generate_castling(const Board *b, const GenContext *g, Move *out)
 
 int generate_moves(const Board *b, GenType type, Move *out)
 {
+    return generate_moves_pinned(b, type, out, pinned_pieces(b));
+}
+
+Bitboard pinned_pieces(const Board *b)
+{
+    return find_pinned(b, b->side, board_king(b, b->side));
+}
+
+int generate_moves_pinned(const Board *b, GenType type, Move *out, Bitboard pinned)
+{
     Move *start = out;
     GenContext g;
     g.us = b->side;
@@ -186,7 +196,7 @@ int generate_moves(const Board *b, GenType type, Move *out)
     if (more_than_one(checkers))
         return (int)(out - start); /* double check: only the king moves */
     g.check_mask = checkers ? between_bb[g.king][lsb(checkers)] | checkers : ~0ULL;
-    g.pinned = find_pinned(b, g.us, g.king);
+    g.pinned = pinned;
 
     out = generate_pawn_moves(b, &g, out, type);
     Bitboard piece_targets = g.targets & g.check_mask;

@@ -29,6 +29,12 @@ typedef struct {
 /* Writes the legal moves of the kind asked for to `out`; returns how many. */
 int generate_moves(const Board *b, GenType type, Move *out);
 
+/* The side to move's pieces pinned to its king; and generate_moves() given
+ * them, for a caller that generates a position's moves in two calls (noisy,
+ * then quiet) and finds the pins once. */
+Bitboard pinned_pieces(const Board *b);
+int generate_moves_pinned(const Board *b, GenType type, Move *out, Bitboard pinned);
+
 static inline void generate_legal(const Board *b, MoveList *list)
 {
     list->count = generate_moves(b, GEN_ALL, list->moves);

@@ -53,10 +53,14 @@ static void score_quiets(MovePicker *mp, int from, int to)
     }
 }
 
-/* Generates moves of a kind into moves[at..], returning the new end. */
+/* Generates moves of a kind into moves[at..], returning the new end. The
+ * noisy moves come first and find the pinned pieces; the quiet ones, if
+ * asked for, use them again. */
 static int generate_into(MovePicker *mp, GenType type, int at)
 {
-    return at + generate_moves(mp->board, type, mp->moves + at);
+    if (type == GEN_NOISY)
+        mp->pinned = pinned_pieces(mp->board);
+    return at + generate_moves_pinned(mp->board, type, mp->moves + at, mp->pinned);
 }
 
 /* The index of the first of the highest scores in scores[from..end). */
@@ -157,6 +161,18 @@ static inline bool is_special(const MovePicker *mp, Bitboard from, Move m, Move 
         && (m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter || m == excluded);
 }
 
+/* The losing captures, last; then the picker is done. */
+static Move next_bad_noisy(MovePicker *mp)
+{
+    while (mp->current < mp->end) {
+        Move m = mp->moves[mp->current++];
+        if (m != mp->tt_move)
+            return m;
+    }
+    mp->stage = STAGE_DONE;
+    return MOVE_NONE;
+}
+
 /* The quiet moves by history, after the killers and the counter move. Its
  * own small function: most moves handed out are quiet ones, and this needs
  * no stack frame where the whole stage machine saves six registers. */
@@ -169,8 +185,8 @@ Move movepick_next_quiet(MovePicker *mp)
     }
     mp->current = 0;
     mp->end = mp->bad_end;
-    mp->stage++;
-    return movepick_next_stage(mp);
+    mp->stage = STAGE_BAD_NOISY;
+    return next_bad_noisy(mp);
 }
 
 /* Late-move and futility pruning, once they prune a quiet move, prune
@@ -200,113 +216,141 @@ int movepick_skip_quiets(MovePicker *mp, const CheckInfo *ci, Move excluded, int
     return 0;
 }
 
+/* The captures and promotions of the first stage, best first. */
+static void start_noisy(MovePicker *mp)
+{
+    mp->current = mp->bad_end = 0;
+    mp->end = generate_into(mp, GEN_NOISY, 0);
+    score_noisy(mp, 0, mp->end);
+    end_scores(mp);
+}
+
+/* The stages come in three sequences, each run in order: the main
+ * search's, the evasions' and quiescence's. Each runs on into its next
+ * stage, and a call resumes where the last one left off by testing the
+ * stage sequence's stages in order: conditional branches, which the
+ * processor predicts from the ones before, where a jump table's indirect
+ * jump (once a stage, or once a call) was mostly mispredicted. */
+static Move next_main(MovePicker *mp)
+{
+    Move m;
+    if (mp->stage == STAGE_TT) {
+        mp->stage = STAGE_GEN_NOISY;
+        if (mp->tt_move != MOVE_NONE)
+            return mp->tt_move;
+    }
+    if (mp->stage == STAGE_GEN_NOISY) {
+        start_noisy(mp);
+        mp->stage = STAGE_GOOD_NOISY;
+    }
+    if (mp->stage == STAGE_GOOD_NOISY) {
+        while (mp->current < mp->end) {
+            int i = pick_best(mp);
+            m = mp->moves[i];
+            if (m == mp->tt_move)
+                continue;
+            /* Losing captures wait until after the quiet moves. */
+            if (!see_ge(mp->board, m, -mp->scores[i] / 32)) {
+                mp->moves[mp->bad_end++] = m;
+                continue;
+            }
+            return m;
+        }
+        mp->stage = STAGE_KILLER_1;
+    }
+    if (mp->stage == STAGE_KILLER_1) {
+        mp->stage = STAGE_KILLER_2;
+        if (usable_quiet(mp, mp->killers[0]))
+            return mp->killers[0];
+    }
+    if (mp->stage == STAGE_KILLER_2) {
+        mp->stage = STAGE_COUNTER;
+        if (usable_quiet(mp, mp->killers[1]))
+            return mp->killers[1];
+    }
+    if (mp->stage == STAGE_COUNTER) {
+        mp->stage = STAGE_GEN_QUIET;
+        if (usable_quiet(mp, mp->counter))
+            return mp->counter;
+    }
+    if (mp->stage == STAGE_GEN_QUIET) {
+        mp->special_from = square_bb(move_from(mp->tt_move)) | square_bb(move_from(mp->killers[0]))
+                         | square_bb(move_from(mp->killers[1])) | square_bb(move_from(mp->counter));
+        mp->current = mp->bad_end;
+        mp->end = generate_into(mp, GEN_QUIET, mp->bad_end);
+        score_quiets(mp, mp->current, mp->end);
+        end_scores(mp);
+        mp->stage = STAGE_QUIET;
+    }
+    if (mp->stage == STAGE_QUIET)
+        return movepick_next_quiet(mp);
+    if (mp->stage == STAGE_BAD_NOISY)
+        return next_bad_noisy(mp);
+    return MOVE_NONE;
+}
+
+/* In check: the hash move, then all evasions, captures of the checker first. */
+static Move next_evasion(MovePicker *mp)
+{
+    if (mp->stage == STAGE_EVASION_TT) {
+        mp->stage = STAGE_GEN_EVASIONS;
+        if (mp->tt_move != MOVE_NONE)
+            return mp->tt_move;
+    }
+    if (mp->stage == STAGE_GEN_EVASIONS) {
+        mp->current = 0;
+        mp->end = generate_into(mp, GEN_NOISY, 0);
+        score_noisy(mp, 0, mp->end);
+        for (int i = 0; i < mp->end; i++)
+            mp->scores[i] += 1 << 20; /* captures of the checker first */
+        int quiet_start = mp->end;
+        mp->end = generate_into(mp, GEN_QUIET, quiet_start);
+        score_quiets(mp, quiet_start, mp->end);
+        end_scores(mp);
+        mp->stage = STAGE_EVASIONS;
+    }
+    if (mp->stage == STAGE_EVASIONS) {
+        while (mp->current < mp->end) {
+            Move m = mp->moves[pick_best(mp)];
+            if (m != mp->tt_move)
+                return m;
+        }
+        mp->stage = STAGE_DONE;
+    }
+    return MOVE_NONE;
+}
+
+/* Quiescence: the hash move, then captures and queen promotions. */
+static Move next_qsearch(MovePicker *mp)
+{
+    if (mp->stage == STAGE_QS_TT) {
+        mp->stage = STAGE_QS_GEN;
+        if (mp->tt_move != MOVE_NONE)
+            return mp->tt_move;
+    }
+    if (mp->stage == STAGE_QS_GEN) {
+        start_noisy(mp);
+        mp->stage = STAGE_QS_NOISY;
+    }
+    if (mp->stage == STAGE_QS_NOISY) {
+        while (mp->current < mp->end) {
+            Move m = mp->moves[pick_best(mp)];
+            if (m == mp->tt_move)
+                continue;
+            if (move_kind(m) == MOVE_PROMOTION && move_promotion(m) != QUEEN)
+                continue;
+            return m;
+        }
+        mp->stage = STAGE_DONE;
+    }
+    return MOVE_NONE;
+}
+
 Move movepick_next_stage(MovePicker *mp)
 {
-    for (;;) {
-        switch (mp->stage) {
-        case STAGE_TT:
-        case STAGE_EVASION_TT:
-        case STAGE_QS_TT:
-            mp->stage++;
-            if (mp->tt_move != MOVE_NONE)
-                return mp->tt_move;
-            break;
-
-        case STAGE_GEN_NOISY:
-        case STAGE_QS_GEN:
-            mp->current = mp->bad_end = 0;
-            mp->end = generate_into(mp, GEN_NOISY, 0);
-            score_noisy(mp, 0, mp->end);
-            end_scores(mp);
-            mp->stage++;
-            break;
-
-        case STAGE_GOOD_NOISY:
-            while (mp->current < mp->end) {
-                int i = pick_best(mp);
-                Move m = mp->moves[i];
-                if (m == mp->tt_move)
-                    continue;
-                /* Losing captures wait until after the quiet moves. */
-                if (!see_ge(mp->board, m, -mp->scores[i] / 32)) {
-                    mp->moves[mp->bad_end++] = m;
-                    continue;
-                }
-                return m;
-            }
-            mp->stage++;
-            break;
-
-        case STAGE_KILLER_1:
-        case STAGE_KILLER_2:
-        case STAGE_COUNTER: {
-            Move m = mp->stage == STAGE_COUNTER ? mp->counter : mp->killers[mp->stage - STAGE_KILLER_1];
-            mp->stage++;
-            if (usable_quiet(mp, m))
-                return m;
-            break;
-        }
-
-        case STAGE_GEN_QUIET:
-            mp->special_from = square_bb(move_from(mp->tt_move)) | square_bb(move_from(mp->killers[0]))
-                             | square_bb(move_from(mp->killers[1])) | square_bb(move_from(mp->counter));
-            mp->current = mp->bad_end;
-            mp->end = generate_into(mp, GEN_QUIET, mp->bad_end);
-            score_quiets(mp, mp->current, mp->end);
-            end_scores(mp);
-            mp->stage++;
-            break;
-
-        case STAGE_QUIET:
-            return movepick_next_quiet(mp);
-
-        case STAGE_BAD_NOISY:
-            while (mp->current < mp->end) {
-                Move m = mp->moves[mp->current++];
-                if (m != mp->tt_move)
-                    return m;
-            }
-            mp->stage = STAGE_DONE;
-            break;
-
-        case STAGE_GEN_EVASIONS:
-            mp->current = 0;
-            mp->end = generate_into(mp, GEN_NOISY, 0);
-            score_noisy(mp, 0, mp->end);
-            for (int i = 0; i < mp->end; i++)
-                mp->scores[i] += 1 << 20; /* captures of the checker first */
-            {
-                int quiet_start = mp->end;
-                mp->end = generate_into(mp, GEN_QUIET, quiet_start);
-                score_quiets(mp, quiet_start, mp->end);
-            }
-            end_scores(mp);
-            mp->stage++;
-            break;
-
-        case STAGE_EVASIONS:
-            while (mp->current < mp->end) {
-                Move m = mp->moves[pick_best(mp)];
-                if (m != mp->tt_move)
-                    return m;
-            }
-            mp->stage = STAGE_DONE;
-            break;
-
-        case STAGE_QS_NOISY:
-            while (mp->current < mp->end) {
-                Move m = mp->moves[pick_best(mp)];
-                if (m == mp->tt_move)
-                    continue;
-                if (move_kind(m) == MOVE_PROMOTION && move_promotion(m) != QUEEN)
-                    continue;
-                return m;
-            }
-            mp->stage = STAGE_DONE;
-            break;
-
-        case STAGE_DONE:
-            return MOVE_NONE;
-        }
-    }
+    if (mp->stage < STAGE_EVASION_TT)
+        return next_main(mp);
+    if (mp->stage < STAGE_QS_TT)
+        return next_evasion(mp);
+    return next_qsearch(mp); /* or STAGE_DONE */
 }

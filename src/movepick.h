@@ -41,6 +41,7 @@ typedef struct {
     int current, end;      /* moves[current..end) still to be tried in this stage */
     int bad_end;           /* losing captures are parked at moves[0..bad_end) */
     Bitboard special_from; /* the squares the hash move, killers and counter move start from */
+    Bitboard pinned;       /* found for the first generation, used again by the second */
 } MovePicker;
 
 void movepick_init(MovePicker *mp, const Board *b, const History *h, Move tt_move,
