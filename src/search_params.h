@@ -9,9 +9,9 @@
  * option of the same name, so that scripts/spsa.py can set them per game.
  * The LMR table is rebuilt when one of its two parameters changes.
  *
- * The twelve margins and divisors are SPSA run2's values, confirmed by 400
- * games at 10+0.1 against the hand-set ones (docs/results/spsa.md); the depth
- * thresholds are still hand-set.
+ * The twelve margins and divisors are SPSA run3's values (tuned with the s7
+ * network), confirmed by an SPRT at 10+0.1 against run2's
+ * (docs/results/spsa.md); the depth thresholds are still hand-set.
  */
 
 /* P(name, value, min, max, step) */
@@ -21,28 +21,28 @@
     P(NMP_MIN_DEPTH, 3, 2, 5, 1)                                                                                      \
     P(NMP_BASE_REDUCTION, 3, 2, 5, 1)                                                                                 \
     P(NMP_DEPTH_DIVISOR, 4, 2, 8, 1)                                                                                  \
-    P(NMP_EVAL_DIVISOR, 180, 80, 400, 20)                                                                             \
+    P(NMP_EVAL_DIVISOR, 195, 80, 400, 20)                                                                             \
     P(NMP_MAX_EVAL_BONUS, 3, 1, 6, 1)                                                                                 \
     P(FUTILITY_MAX_DEPTH, 8, 4, 12, 1)                                                                                \
-    P(FUTILITY_BASE, 90, 30, 200, 10)                                                                                 \
-    P(FUTILITY_PER_DEPTH, 102, 40, 200, 10)                                                                           \
+    P(FUTILITY_BASE, 84, 30, 200, 10)                                                                                 \
+    P(FUTILITY_PER_DEPTH, 96, 40, 200, 10)                                                                            \
     P(LMP_MAX_DEPTH, 8, 4, 12, 1)                                                                                     \
     P(LMR_MIN_DEPTH, 3, 2, 5, 1)                                                                                      \
-    P(LMR_BASE_X100, 80, 0, 150, 10)                                                                                  \
-    P(LMR_DIVISOR_X100, 200, 150, 350, 15)                                                                            \
-    P(LMR_HISTORY_DIVISOR, 7218, 3000, 16000, 800)                                                                    \
+    P(LMR_BASE_X100, 66, 0, 150, 10)                                                                                  \
+    P(LMR_DIVISOR_X100, 172, 150, 350, 15)                                                                            \
+    P(LMR_HISTORY_DIVISOR, 5886, 3000, 16000, 800)                                                                    \
     P(HISTORY_PRUNING_MAX_DEPTH, 3, 1, 6, 1)                                                                          \
-    P(HISTORY_PRUNING_MARGIN, 950, 300, 3000, 150)                                                                    \
+    P(HISTORY_PRUNING_MARGIN, 573, 300, 3000, 150)                                                                    \
     P(SEE_PRUNING_MAX_DEPTH, 8, 4, 12, 1)                                                                             \
-    P(SEE_QUIET_MARGIN, 66, 20, 120, 6)                                                                               \
-    P(SEE_NOISY_MARGIN, 12, 5, 60, 3)                                                                                 \
+    P(SEE_QUIET_MARGIN, 53, 20, 120, 6)                                                                               \
+    P(SEE_NOISY_MARGIN, 7, 5, 60, 3)                                                                                  \
     P(SINGULAR_MIN_DEPTH, 8, 5, 12, 1)                                                                                \
     P(SINGULAR_MARGIN_PER_DEPTH, 2, 1, 4, 1)                                                                          \
     P(SINGULAR_TT_DEPTH_SLACK, 3, 1, 5, 1)                                                                            \
     P(IIR_MIN_DEPTH, 4, 3, 8, 1)                                                                                      \
     P(ASPIRATION_MIN_DEPTH, 5, 3, 8, 1)                                                                               \
     P(ASPIRATION_WINDOW, 11, 5, 40, 3)                                                                                \
-    P(QS_DELTA_MARGIN, 233, 80, 400, 20)
+    P(QS_DELTA_MARGIN, 320, 80, 400, 20)
 
 #ifdef SEARCH_TUNING
 #define SEARCH_PARAM_DECLARE(name, value, min, max, step) extern int name;
