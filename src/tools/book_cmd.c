@@ -247,6 +247,77 @@ static int weight_then_text(const void *a, const void *b)
     return (int)x->code - (int)y->code;
 }
 
+/* The next game of the file that could be read, or NULL at its end. Each
+ * unreadable game is counted in *bad and, unless quiet, reported with its
+ * number and line; *games counts both kinds. */
+static const PgnGame *next_readable_game(PgnReader *r, const char *path, bool quiet, long *games, long *bad)
+{
+    const PgnGame *g;
+    PgnError e;
+    PgnStatus status;
+    while ((status = pgn_next(r, &g, &e)) != PGN_END) {
+        ++*games;
+        if (status != PGN_BAD_GAME)
+            return g;
+        ++*bad;
+        if (!quiet)
+            fprintf(stderr, "%s: game %d, line %d: %s (skipped)\n", path, e.game, e.line, e.message);
+    }
+    return NULL;
+}
+
+/* One line of `book walk`: the key, the FEN, and the book's legal moves
+ * with their weights, heaviest first. Returns the entries that name no
+ * legal move here. */
+static int print_book_position(const Book *book, Key key, const Board *b)
+{
+    BookMove moves[MAX_MOVES];
+    int rejected;
+    int n = book_probe_key(book, key, b, moves, MAX_MOVES, &rejected);
+    qsort(moves, (size_t)n, sizeof *moves, weight_then_text);
+    char fen[128];
+    board_get_fen(b, fen, sizeof fen);
+    printf("%016llx %s:", (unsigned long long)key, fen);
+    for (int k = 0; k < n; k++) {
+        char text[MOVE_TEXT_SIZE];
+        move_to_coordinate(moves[k].move, text);
+        printf(" %s %u", text, moves[k].weight);
+    }
+    printf("\n");
+    return rejected;
+}
+
+/* What `book walk` counts over all the games it reads. */
+typedef struct {
+    long games, bad, positions, found, illegal, reached_count;
+} WalkCounts;
+
+/* The positions of one game, up to max_ply, looked up in the book; a key
+ * whose entries were reached before is not shown again. */
+static void walk_game(const Book *book, const PgnGame *g, int max_ply, Board *b, bool *reached, WalkCounts *c)
+{
+    char error[300];
+    Key key;
+    if (!board_set_fen(b, g->fen, error, sizeof error) || !polyglot_key_of_fen(g->fen, &key, error, sizeof error))
+        return;
+    for (int ply = 0; ply <= g->move_count && ply <= max_ply; ply++) {
+        c->positions++;
+        size_t first, count = book_find(book, key, &first);
+        if (count && !reached[first]) {
+            c->illegal += print_book_position(book, key, b);
+            c->found++;
+            for (size_t k = 0; k < count; k++)
+                reached[first + k] = true;
+            c->reached_count += (long)count;
+        }
+        if (ply == g->move_count || ply == max_ply)
+            break;
+        board_make_move(b, g->moves[ply]);
+        board_trim_history(b);
+        key = polyglot_key(b);
+    }
+}
+
 /* Every position of the games (first N plies) looked up in the book: the
  * book's view of the positions it came from. Each key is shown once. */
 static int cmd_walk(int argc, char **argv)
@@ -261,69 +332,30 @@ static int cmd_walk(int argc, char **argv)
         return 1;
     char error[300];
     PgnReader *r = pgn_open(argv[1], error, sizeof error);
-    if (!r) {
-        fprintf(stderr, "book walk: %s\n", error);
-        book_free(&book);
-        return 1;
-    }
-    pgn_set_move_limit(r, max_ply);
     bool *reached = calloc(book.count ? book.count : 1, sizeof *reached);
     Board *b = malloc(sizeof *b);
-    if (!reached || !b) {
+    int status = 1;
+    if (!r)
+        fprintf(stderr, "book walk: %s\n", error);
+    else if (!reached || !b)
         fprintf(stderr, "book walk: out of memory\n");
-        return 1;
+    else {
+        pgn_set_move_limit(r, max_ply);
+        WalkCounts c = { 0 };
+        const PgnGame *g;
+        while ((g = next_readable_game(r, argv[1], false, &c.games, &c.bad)))
+            walk_game(&book, g, max_ply, b, reached, &c);
+        fprintf(stderr, "walk: %ld games (%ld unreadable), %ld positions looked at, %ld in the book; "
+                "%ld of %zu entries reached, %ld illegal\n", c.games, c.bad, c.positions, c.found, c.reached_count,
+                book.count, c.illegal);
+        status = c.illegal ? 1 : 0;
     }
-    long games = 0, bad = 0, positions = 0, found = 0, illegal = 0, reached_count = 0;
-    const PgnGame *g;
-    PgnError e;
-    PgnStatus status;
-    while ((status = pgn_next(r, &g, &e)) != PGN_END) {
-        games++;
-        if (status == PGN_BAD_GAME) {
-            bad++;
-            fprintf(stderr, "%s: game %d, line %d: %s\n", argv[1], e.game, e.line, e.message);
-            continue;
-        }
-        Key key;
-        if (!board_set_fen(b, g->fen, error, sizeof error) || !polyglot_key_of_fen(g->fen, &key, error, sizeof error))
-            continue;
-        for (int ply = 0; ply <= g->move_count && ply <= max_ply; ply++) {
-            positions++;
-            size_t first, count = book_find(&book, key, &first);
-            if (count && !reached[first]) {
-                BookMove moves[MAX_MOVES];
-                int rejected;
-                int n = book_probe_key(&book, key, b, moves, MAX_MOVES, &rejected);
-                illegal += rejected;
-                found++;
-                for (size_t k = 0; k < count; k++)
-                    reached[first + k] = true;
-                reached_count += (long)count;
-                qsort(moves, (size_t)n, sizeof *moves, weight_then_text);
-                char fen[128];
-                board_get_fen(b, fen, sizeof fen);
-                printf("%016llx %s:", (unsigned long long)key, fen);
-                for (int k = 0; k < n; k++) {
-                    char text[MOVE_TEXT_SIZE];
-                    move_to_coordinate(moves[k].move, text);
-                    printf(" %s %u", text, moves[k].weight);
-                }
-                printf("\n");
-            }
-            if (ply == g->move_count || ply == max_ply)
-                break;
-            board_make_move(b, g->moves[ply]);
-            board_trim_history(b);
-            key = polyglot_key(b);
-        }
-    }
-    fprintf(stderr, "walk: %ld games (%ld unreadable), %ld positions looked at, %ld in the book; "
-            "%ld of %zu entries reached, %ld illegal\n", games, bad, positions, found, reached_count, book.count, illegal);
-    pgn_close(r);
+    if (r)
+        pgn_close(r);
     free(reached);
     free(b);
     book_free(&book);
-    return illegal ? 1 : 0;
+    return status;
 }
 
 static int cmd_read(int argc, char **argv)
@@ -356,16 +388,7 @@ static int cmd_read(int argc, char **argv)
     }
     long games = 0, bad = 0, truncated = 0, plies = 0, comments = 0, variations = 0, nags = 0, with_fen = 0;
     const PgnGame *g;
-    PgnError e;
-    PgnStatus status;
-    while ((status = pgn_next(r, &g, &e)) != PGN_END) {
-        games++;
-        if (status == PGN_BAD_GAME) {
-            bad++;
-            if (!quiet)
-                fprintf(stderr, "%s: game %d, line %d: %s (skipped)\n", path, e.game, e.line, e.message);
-            continue;
-        }
+    while ((g = next_readable_game(r, path, quiet, &games, &bad))) {
         truncated += g->truncated;
         plies += g->move_count;
         comments += g->comments;
