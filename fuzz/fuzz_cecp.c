@@ -18,12 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "board.h"
 #include "engine.h"
-#include "engine_options.h"
 #include "fuzz_common.h"
 #include "options.h"
-#include "protocol/frontend_options.h"
 #include "protocol/xboard.h"
 #include "tokens.h"
 
@@ -36,24 +33,13 @@ enum { SETTLE_POLLS = 100, SETTLE_US = 20, ASSIGNMENT_SIZE = 512 };
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    board_init();
-    engine_init();
-    engine_register_options();
-    frontend_register_options();
-    fuzz_quiet_stdout();
-    fuzz_write_sandbox_books();
-    (void)fuzz_sandbox_path("games.pgn");
-    fuzz_options_reset();
+    fuzz_protocol_init();
     return 0;
 }
 
 static bool send(const char *text)
 {
-    char *line = strdup(text);
-    FUZZ_CHECK(line != NULL);
-    bool more = xboard_command(line);
-    free(line);
-    return more;
+    return fuzz_send_line(xboard_command, text);
 }
 
 /* Gives a search that may be about to end its moment, then lets the front

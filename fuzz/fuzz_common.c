@@ -10,11 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine.h"
+#include "engine_options.h"
 #include "games/book.h"
 #include "games/polyglot.h"
 #include "movegen.h"
 #include "notation.h"
 #include "options.h"
+#include "protocol/frontend_options.h"
 #include "tokens.h"
 
 void fuzz_fail(const char *what, const char *file, int line)
@@ -205,6 +208,27 @@ void fuzz_options_reset(void)
             abort();
         }
     }
+}
+
+void fuzz_protocol_init(void)
+{
+    board_init();
+    engine_init();
+    engine_register_options();
+    frontend_register_options();
+    fuzz_quiet_stdout();
+    fuzz_write_sandbox_books();
+    (void)fuzz_sandbox_path("games.pgn");
+    fuzz_options_reset();
+}
+
+bool fuzz_send_line(bool (*dispatch)(char *line), const char *text)
+{
+    char *line = strdup(text);
+    FUZZ_CHECK(line != NULL);
+    bool more = dispatch(line);
+    free(line);
+    return more;
 }
 
 /* ---- positions ------------------------------------------------------------- */

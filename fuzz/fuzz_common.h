@@ -49,6 +49,14 @@ void fuzz_guard_files(bool on);
  * (BookFile values are rewritten to them). */
 void fuzz_write_sandbox_books(void);
 
+/* ---- the protocol targets ---- */
+/* What the UCI and CECP targets set up once: the engine and its options,
+ * quiet stdout, the sandbox's books and log path, options at defaults. */
+void fuzz_protocol_init(void);
+/* Hands a dispatcher (uci_command, xboard_command) a writable copy of
+ * text, as the line reader would; returns what it returns. */
+bool fuzz_send_line(bool (*dispatch)(char *line), const char *text);
+
 /* Limits of the protocol targets: a small table, few threads. */
 enum { FUZZ_HASH_MB = 1, FUZZ_MAX_HASH_MB = 4, FUZZ_MAX_THREADS = 4 };
 /* Puts every engine option back to its default value (Hash: FUZZ_HASH_MB). */

@@ -12,12 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "board.h"
 #include "engine.h"
-#include "engine_options.h"
 #include "fuzz_common.h"
 #include "options.h"
-#include "protocol/frontend_options.h"
 #include "protocol/uci.h"
 #include "tokens.h"
 
@@ -27,24 +24,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    board_init();
-    engine_init();
-    engine_register_options();
-    frontend_register_options();
-    fuzz_quiet_stdout();
-    fuzz_write_sandbox_books();
-    (void)fuzz_sandbox_path("games.pgn");
-    fuzz_options_reset();
+    fuzz_protocol_init();
     return 0;
 }
 
 static bool send(const char *text)
 {
-    char *line = strdup(text);
-    FUZZ_CHECK(line != NULL);
-    bool more = uci_command(line);
-    free(line);
-    return more;
+    return fuzz_send_line(uci_command, text);
 }
 
 /* `setoption name N… [value V…]` with a value replaced, read the way
