@@ -300,7 +300,8 @@ static void walk_game(const Book *book, const PgnGame *g, int max_ply, Board *b,
     Key key;
     if (!board_set_fen(b, g->fen, error, sizeof error) || !polyglot_key_of_fen(g->fen, &key, error, sizeof error))
         return;
-    for (int ply = 0; ply <= g->move_count && ply <= max_ply; ply++) {
+    int last_ply = g->move_count < max_ply ? g->move_count : max_ply;
+    for (int ply = 0;; ply++) {
         c->positions++;
         size_t first, count = book_find(book, key, &first);
         if (count && !reached[first]) {
@@ -310,7 +311,7 @@ static void walk_game(const Book *book, const PgnGame *g, int max_ply, Board *b,
                 reached[first + k] = true;
             c->reached_count += (long)count;
         }
-        if (ply == g->move_count || ply == max_ply)
+        if (ply == last_ply)
             break;
         board_make_move(b, g->moves[ply]);
         board_trim_history(b);
