@@ -246,12 +246,6 @@ static FinalReport node_limited_search(const char *fen, int report_bounds_after_
     return r;
 }
 
-/* UCI 33h once failed on the sanitizer build: the same `go nodes` gave the
- * same nodes, move and score, but a final PV of one move instead of eleven.
- * Past 2 s, a failed aspiration window was stored as the line as well as
- * shown, so a slow build's search and final report differed from a fast
- * one's. Showing every failed window (as a slow build would) must change
- * nothing of the final report. */
 /* Positions whose search fails an aspiration window within the node limit:
  * which do depends on the evaluation (the built-in net), so the test takes
  * the first that does. */
@@ -263,6 +257,12 @@ static const char *const window_failing_fens[] = {
     "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8",
 };
 
+/* UCI 33h once failed on the sanitizer build: the same `go nodes` gave the
+ * same nodes, move and score, but a final PV of one move instead of eleven.
+ * Past 2 s, a failed aspiration window was stored as the line as well as
+ * shown, so a slow build's search and final report differed from a fast
+ * one's. Showing every failed window (as a slow build would) must change
+ * nothing of the final report. */
 Test(search, final_line_of_a_node_limit_does_not_depend_on_the_clock)
 {
     const char *fen = NULL;
