@@ -77,12 +77,13 @@ syzygy-test: $(EXE)
 	BACHESS=$(RUN_EXE) SYZYGY_POSITIONS=1000 $(PYTEST) tests/syzygy_test.py tests/tb_conversion_test.py
 
 # The measuring scripts whose figures the docs quote: scripts/pgn-score.py;
-# the soak's judge of every game, scripts/soak-check.py.
+# scripts/loss-onset.py, which side saw a decided game coming first; the
+# soak's judge of every game, scripts/soak-check.py.
 # The checks of the tree fail on planted defects: an include circle, a
 # dangling reference; scripts/release.sh works on a fresh clone.
 script-tests:
-	$(PYTEST) tests/pgn_score_test.py tests/annotate_judge_test.py tests/time_iterations_test.py \
-		tests/engine_speed_test.py tests/soak_check_test.py tests/check_references_test.py
+	$(PYTEST) tests/pgn_score_test.py tests/loss_onset_test.py tests/annotate_judge_test.py \
+		tests/time_iterations_test.py tests/engine_speed_test.py tests/soak_check_test.py tests/check_references_test.py
 	/usr/bin/python3 tests/wdl_fit_test.py
 	tests/check_deps_test.sh
 	tests/own_clock_test.sh
