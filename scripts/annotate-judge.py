@@ -64,13 +64,18 @@ def winning_chances(score):
     return 2.0 / (1.0 + math.exp(-WIN_MODEL_SLOPE * score)) - 1.0
 
 
-def mark_of_mate(cp):
-    return INACCURACY if cp > MATE_JUDGE_HOPELESS_CP else MISTAKE if cp > MATE_JUDGE_BAD_CP else BLUNDER
+LICHESS_MATE_LINES = (MATE_JUDGE_HOPELESS_CP, MATE_JUDGE_BAD_CP)
 
 
-def judge_move(before, after, sign):
+def mark_of_mate(cp, lines=LICHESS_MATE_LINES):
+    hopeless, bad = lines
+    return INACCURACY if cp > hopeless else MISTAKE if cp > bad else BLUNDER
+
+
+def judge_move(before, after, sign, lines=LICHESS_MATE_LINES):
     """The mark of a move from a position scored `before` to one scored `after`
-    (White's side); sign is +1 when White moved, -1 when Black did."""
+    (White's side); sign is +1 when White moved, -1 when Black did. The mate
+    rule's lines are lichess's unless `lines` (hopeless, bad) says else."""
     if not is_mate(before) and not is_mate(after):
         drop = sign * (winning_chances(before) - winning_chances(after))
         return next((mark for mark, least in MARK_DROPS if drop >= least), NO_MARK)
@@ -78,9 +83,9 @@ def judge_move(before, after, sign):
     mate_missed = is_mate(before) and ours_before > 0 and not (is_mate(after) and ours_after > 0)
     mate_allowed = is_mate(after) and ours_after < 0 and not (is_mate(before) and ours_before < 0)
     if mate_missed:  # a mate against us after it counts as 0 cp, as in lila
-        return mark_of_mate(0 if is_mate(after) else ours_after)
+        return mark_of_mate(0 if is_mate(after) else ours_after, lines)
     if mate_allowed:
-        return mark_of_mate(-ours_before)
+        return mark_of_mate(-ours_before, lines)
     return NO_MARK
 
 
@@ -322,6 +327,52 @@ def marks_of(verdicts, fen, moves):
 
 
 NAG_MARKS = {6: INACCURACY, 2: MISTAKE, 4: BLUNDER}
+MARK_NAGS = {mark: nag for nag, mark in NAG_MARKS.items()}
+
+# bachess's mate rule reads lichess's lines (MATE_JUDGE_*_CP above) on its own
+# score at this multiple of them (src/tools/accuracy.c: 1588 and 1113).
+BACHESS_MATE_SCALE = 1.59
+
+
+def mate_lines(scale):
+    """The mate rule's lines (hopeless, bad) at `scale` times lichess's."""
+    return tuple(round(scale * line) for line in LICHESS_MATE_LINES)
+
+
+def replay_mate_rule(games, scale):
+    """Re-marks, in place, each annotated move that bachess's mate rule
+    marked, as if the rule's lines were `scale` times lichess's. Such a mark
+    depends on the move's two scores alone, and such a move is never looked
+    at again, so the [%eval]s before and after it give it exactly. A move the
+    rule would mark but bachess left bare was its own best move, and stays
+    bare; the first move of a game has no score before it, and stays as it
+    is. Returns (moves re-marked, marks changed, moves whose mark the rule at
+    bachess's own lines does not give: each a sign the output is not what
+    this replay assumes)."""
+    as_marked, replayed = mate_lines(BACHESS_MATE_SCALE), mate_lines(scale)
+    touched = changed = inconsistent = 0
+    for fen, _, marks in games:
+        white_first = not fen or fen.split()[1] == "w"
+        for ply in range(2, len(marks) + 1):
+            before, after = marks[ply - 2]["eval"], marks[ply - 1]["eval"]
+            if before is None or after is None or not (is_mate(before) or is_mate(after)):
+                continue
+            sign = 1 if (ply % 2 == 1) == white_first else -1
+            nags = marks[ply - 1]["nags"]
+            recorded = max((NAG_MARKS[n] for n in nags if n in NAG_MARKS), default=NO_MARK)
+            expected = judge_move(before, after, sign, as_marked)
+            if recorded == NO_MARK and expected != NO_MARK:
+                continue  # bachess's own best move
+            if recorded != expected:
+                inconsistent += 1
+                continue
+            touched += 1
+            mark = judge_move(before, after, sign, replayed)
+            changed += mark != recorded
+            nags.difference_update(NAG_MARKS)
+            if mark != NO_MARK:
+                nags.add(MARK_NAGS[mark])
+    return touched, changed, inconsistent
 
 
 def bachess_marks(annotated_moves):
@@ -428,8 +479,13 @@ def judge_against_itself(games_path, judge, other, judge_games, jobs):
     print("  precision %s, recall %s" % (percent(agreed, marked), percent(agreed, judged)))
 
 
-def compare(games_path, annotated_path, judge, show, judge_games, jobs, held_out_from=0):
+def compare(games_path, annotated_path, judge, show, judge_games, jobs, held_out_from=0, mate_scale=None):
     games = read_both(games_path, annotated_path)[:judge_games or None]
+    if mate_scale is not None:
+        touched, changed, inconsistent = replay_mate_rule(games, mate_scale)
+        print("mate rule replayed at %.2f times lichess's lines: %d moves, %d marks changed, %d left as they were"
+              " (their mark is not the rule's at %.2f)" % (mate_scale, touched, changed, inconsistent,
+                                                            BACHESS_MATE_SCALE))
     judge.fill([(fen, moves) for fen, moves, _ in games], jobs)
     judged, marked, disagreements, positions = set(), set(), [], 0
     for number, (fen, moves, marks) in enumerate(games, 1):
@@ -494,6 +550,9 @@ def main():
     parser.add_argument("--jobs", type=int, default=1, help="Stockfish processes judging at once")
     parser.add_argument("--held-out-from", type=int, default=0, metavar="N",
                         help="games N on are held out: their figures are given apart")
+    parser.add_argument("--mate-scale", type=float, metavar="S",
+                        help="with --annotated: bachess's mate-rule marks replayed from the [%%eval]s with the"
+                             " rule's lines at S times lichess's (bachess reads them at %.2f)" % BACHESS_MATE_SCALE)
     a = parser.parse_args()
     if a.judge_only:
         judge = Judge(a.stockfish, a.judge_nodes, a.cache, a.kept)
@@ -523,7 +582,7 @@ def main():
         annotated = a.annotated
     judge = Judge(a.stockfish, a.judge_nodes, a.cache, a.kept)
     try:
-        compare(a.games, annotated, judge, a.show, a.judge_games, a.jobs, a.held_out_from)
+        compare(a.games, annotated, judge, a.show, a.judge_games, a.jobs, a.held_out_from, a.mate_scale)
     finally:
         judge.close()
 

@@ -16,6 +16,10 @@ for the first games are kept in data/annotate/judge-verdicts.jsonl. Checks:
   - the errors not held: a move one side calls an error and the other marks
     more than one class lower is listed, with both sides' evaluations, and
     one marked a class lower is not;
+  - --mate-scale's replay: a move into mate from 12 pawns down, a mistake
+    at bachess's lines (1.59 times lichess's), is a blunder at 2.0 and an
+    inaccuracy at 0.5; a mate move left bare (bachess's best) stays bare, a
+    move without a mate keeps its mark;
   - annotate-games.py refuses --rounds outside its --games;
   - each judged set's kept verdicts (data/annotate/judged-set-verdicts.jsonl,
     fresh-set-verdicts.jsonl, third-set-verdicts.jsonl) cover its games and
@@ -167,6 +171,27 @@ def test_errors_not_held_are_listed():
     # ply 4: bachess's ? against nothing
     check(rows == [(5, 1, "e4", B, 15, 25, "e2e4", I, None, 20), (5, 4, "Nc6", N, 270, 100, "b8c6", M, 290, 90)],
           f"the errors not held: {rows}")
+
+
+def test_mate_rule_replay():
+    """The mate rule replayed from the [%eval]s at other lines; White moves first."""
+    B, M, I = judge_module.BLUNDER, judge_module.MISTAKE, judge_module.INACCURACY
+    # ply 2 (Black) walks into mate from -12 pawns of its own: a mistake at 1113/1588;
+    # ply 3 (White) lets the mate go, left bare as bachess's best; ply 4 (Black) no mate, a ?? kept.
+    movetext = ("1. e4 {[%eval 12.00]} 1... e5 $2 {[%eval #3]} 2. Nf3 {[%eval 11.00]} "
+                "2... Nc6 $4 {[%eval 15.00]}")
+    expected = {2.0: {2: B, 4: B}, 1.59: {2: M, 4: B}, 0.5: {2: I, 4: B}}
+    for scale, marks in expected.items():
+        games = [(None, [], judge_module.read_main_line(movetext))]
+        touched, changed, inconsistent = judge_module.replay_mate_rule(games, scale)
+        got = judge_module.bachess_marks(games[0][2])
+        check(got == marks, f"mate rule at {scale} times lichess's lines: {got}, expected {marks}")
+        check((touched, changed, inconsistent) == (1, int(scale != 1.59), 0),
+              f"at {scale}: moves re-marked, changed, not the rule's: {(touched, changed, inconsistent)}")
+    games = [(None, [], judge_module.read_main_line(movetext.replace("e5 $2", "e5 $6")))]
+    counts = judge_module.replay_mate_rule(games, 2.0)
+    check(judge_module.bachess_marks(games[0][2]).get(2) == I and counts == (0, 0, 1),
+          f"a mark the rule at bachess's lines would not give is left as it was and counted: {counts}")
 
 
 def test_rounds_must_lie_within_the_games(scratch):
