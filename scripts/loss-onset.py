@@ -22,23 +22,9 @@ import re
 import statistics
 import sys
 
+from match_pgn import commented_moves, games
+
 SCORE = re.compile(r"^\s*([+-]?)(M?)(\d+(?:\.\d+)?)/")
-
-
-def games(text):
-    """(tags, movetext) of each game."""
-    for block in re.split(r"\n\s*\n(?=\[)", text.strip()):
-        head, _, body = block.partition("\n\n")
-        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', head, re.M))
-        yield tags, body
-
-
-def start_ply(tags):
-    fen = tags.get("FEN")
-    if not fen:
-        return 0
-    fields = fen.split()
-    return (int(fields[5]) - 1) * 2 + (fields[1] == "b")
 
 
 def pawns(comment):
@@ -53,14 +39,10 @@ def pawns(comment):
 
 def scored_plies(tags, body):
     """(game ply, side to move 'w'/'b', score) of each commented move."""
-    ply = start_ply(tags)
-    for m in re.finditer(r"([^\s{}]+)\s*\{([^}]*)\}", body):
-        if re.fullmatch(r"\d+\.(\.\.)?", m.group(1)):
-            continue
-        score = pawns(m.group(2))
+    for ply, comment in commented_moves(tags, body):
+        score = pawns(comment)
         if score is not None:
             yield ply, "w" if ply % 2 == 0 else "b", score
-        ply += 1
 
 
 def first_ply(plies, side, predicate, held):

@@ -14,37 +14,17 @@ import statistics
 import sys
 from collections import defaultdict
 
+from match_pgn import commented_moves, games
+
 TIME = re.compile(r"(-?\d+(?:\.\d+)?)(ms|s)?\s*$")
-
-
-def games(text):
-    """(tags, movetext) of each game."""
-    for block in re.split(r"\n\s*\n(?=\[)", text.strip()):
-        head, _, body = block.partition("\n\n")
-        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', head, re.M))
-        yield tags, body
-
-
-def start_ply(tags):
-    fen = tags.get("FEN")
-    if not fen:
-        return 0
-    fields = fen.split()
-    return (int(fields[5]) - 1) * 2 + (fields[1] == "b")
 
 
 def thinking_times(tags, body):
     """(game ply, seconds) of each commented move."""
-    ply = start_ply(tags)
-    for m in re.finditer(r"([^\s{}]+)\s*\{([^}]*)\}", body):
-        san, comment = m.group(1), m.group(2)
-        if re.fullmatch(r"\d+\.(\.\.)?", san):
-            continue
+    for ply, comment in commented_moves(tags, body):
         t = TIME.search(comment.split("/")[-1]) if "/" in comment else TIME.search(comment)
         if t:
-            seconds = float(t.group(1)) / (1000.0 if t.group(2) == "ms" else 1.0)
-            yield ply, seconds
-        ply += 1
+            yield ply, float(t.group(1)) / (1000.0 if t.group(2) == "ms" else 1.0)
 
 
 def clock(tags):
@@ -69,7 +49,6 @@ def main(argv):
     middle, late, used, losses, count = defaultdict(list), defaultdict(list), defaultdict(list), defaultdict(int), defaultdict(int)
     for path in files:
         for tags, body in games(open(path, encoding="utf-8", errors="replace").read()):
-            first = start_ply(tags)
             names = {0: tags.get("White", "?"), 1: tags.get("Black", "?")}
             spent = defaultdict(float)
             moves = defaultdict(int)
