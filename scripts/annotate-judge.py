@@ -89,6 +89,12 @@ def judge_move(before, after, sign, lines=LICHESS_MATE_LINES):
     return NO_MARK
 
 
+def mover_sign(fen, ply):
+    """+1 when White made the game's move `ply` (1-based) from `fen`, else -1."""
+    white_first = not fen or fen.split()[1] == "w"
+    return 1 if (ply % 2 == 1) == white_first else -1
+
+
 def format_eval(score):
     """A score as [%eval] writes it: pawns, or #N / #-N in moves."""
     if score is None:
@@ -315,11 +321,10 @@ def marks_of(verdicts, fen, moves):
     """{ply: mark} of every move (1-based plies) that verdicts [(score, best)]
     of a game's positions mark ?!, ? or ??; the verdicts' own best move is
     never marked, as in bachess (annotate_game.c)."""
-    white_first = not fen or fen.split()[1] == "w"
     marks = {}
     for ply, move in enumerate(moves, 1):
         (before, best), (after, _) = verdicts[ply - 1], verdicts[ply]
-        sign = 1 if (ply % 2 == 1) == white_first else -1
+        sign = mover_sign(fen, ply)
         mark = judge_move(before, after, sign) if move != best and before is not None and after is not None else 0
         if mark:
             marks[ply] = mark
@@ -352,12 +357,11 @@ def replay_mate_rule(games, scale):
     as_marked, replayed = mate_lines(BACHESS_MATE_SCALE), mate_lines(scale)
     touched = changed = inconsistent = 0
     for fen, _, marks in games:
-        white_first = not fen or fen.split()[1] == "w"
         for ply in range(2, len(marks) + 1):
             before, after = marks[ply - 2]["eval"], marks[ply - 1]["eval"]
             if before is None or after is None or not (is_mate(before) or is_mate(after)):
                 continue
-            sign = 1 if (ply % 2 == 1) == white_first else -1
+            sign = mover_sign(fen, ply)
             nags = marks[ply - 1]["nags"]
             recorded = max((NAG_MARKS[n] for n in nags if n in NAG_MARKS), default=NO_MARK)
             expected = judge_move(before, after, sign, as_marked)
@@ -451,11 +455,10 @@ def blunders_of(verdicts, fen, moves):
     """The plies (1-based) that verdicts [(score, best)] of a game's positions
     mark ??; a move that is the verdicts' own best move is never marked, as in
     bachess (annotate_game.c)."""
-    white_first = not fen or fen.split()[1] == "w"
     plies = set()
     for ply, move in enumerate(moves, 1):
         (before, best), (after, _) = verdicts[ply - 1], verdicts[ply]
-        sign = 1 if (ply % 2 == 1) == white_first else -1
+        sign = mover_sign(fen, ply)
         if move != best and judge_move(before, after, sign) == BLUNDER:
             plies.add(ply)
     return plies
