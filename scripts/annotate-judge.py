@@ -555,7 +555,7 @@ def main():
                         help="games N on are held out: their figures are given apart")
     parser.add_argument("--mate-scale", type=float, metavar="S",
                         help="with --annotated: bachess's mate-rule marks replayed from the [%%eval]s with the"
-                             " rule's lines at S times lichess's (bachess reads them at %.2f)" % BACHESS_MATE_SCALE)
+                             " rule's lines at S times lichess's (bachess reads them at {:.2f})".format(BACHESS_MATE_SCALE))
     a = parser.parse_args()
     if a.judge_only:
         judge = Judge(a.stockfish, a.judge_nodes, a.cache, a.kept)

@@ -18,6 +18,7 @@ text of docs/*.md, and fails (exit 1, one line per finding) on
 Names of other projects' files are allowed in EXTERNAL below, with the
 project they belong to.
 """
+import argparse
 import os
 import re
 import subprocess
@@ -148,7 +149,12 @@ def check(root):
 
 
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("root", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."),
+                        help="the repository to check (default: this script's)")
+    root = parser.parse_args().root
+    if not os.path.isdir(root):
+        parser.error("%s is not a directory" % root)
     findings = check(os.path.abspath(root))
     for line in findings:
         print("reference error: " + line)

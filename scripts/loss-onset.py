@@ -18,6 +18,7 @@ plies of the side that saw first counted as positive for the winner, and
 the games where a side never reached the threshold (a loss by adjudication,
 time or a blunder in a level position).
 """
+import argparse
 import re
 import statistics
 import sys
@@ -86,20 +87,18 @@ def summary(label, leads, never_winner, never_loser):
     return "\n".join(lines)
 
 
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("files", nargs="+", metavar="GAMES.pgn")
+    parser.add_argument("--engine", default="bachess", help="the engine whose games are read")
+    parser.add_argument("--threshold", type=float, default=1.0, metavar="PAWNS")
+    parser.add_argument("--held", action="store_true", help="count from where each score stayed past the line")
+    return parser.parse_args(argv)
+
+
 def main(argv):
-    engine, threshold, held, files = "bachess", 1.0, False, []
-    args = iter(argv)
-    for a in args:
-        if a == "--engine":
-            engine = next(args)
-        elif a == "--held":
-            held = True
-        elif a == "--threshold":
-            threshold = float(next(args))
-        else:
-            files.append(a)
-    if not files:
-        sys.exit(__doc__)
+    a = parse_arguments(argv)
+    engine, threshold, held, files = a.engine, a.threshold, a.held, a.files
     tally = {"losses": ([], 0, 0), "wins": ([], 0, 0)}
     number = 0
     for path in files:

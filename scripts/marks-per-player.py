@@ -3,8 +3,8 @@
 output of `bachess annotate`: games, moves, ?! ? ?? per 100 moves and the
 mean Accuracy tag, one line a player. docs/strength-limit.md uses it to compare
 the weakened bachess with Stockfish at the same UCI_Elo."""
+import argparse
 import re
-import sys
 from collections import defaultdict
 
 TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
@@ -37,8 +37,11 @@ def games(path):
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("annotated", metavar="ANNOTATED.pgn", help="the output of bachess annotate")
+    path = parser.parse_args().annotated
     stats = defaultdict(lambda: {"games": 0, "moves": 0, "marks": [0, 0, 0], "accuracy": []})
-    for tags, movetext in games(sys.argv[1]):
+    for tags, movetext in games(path):
         players = (tags.get("White", "?"), tags.get("Black", "?"))
         white_first = " b " not in tags.get("FEN", " w ")
         for colour, name in (("White", players[0]), ("Black", players[1])):

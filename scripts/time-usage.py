@@ -9,6 +9,7 @@ thinking time per move over game plies FROM..TO (default 10..60, where
 games are decided), the median over the later plies, the share of the
 clock (base + increments) used per game, and the games lost on time.
 """
+import argparse
 import re
 import statistics
 import sys
@@ -33,19 +34,17 @@ def clock(tags):
     return (float(m.group(1)), float(m.group(2))) if m else None
 
 
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("files", nargs="+", metavar="GAMES.pgn")
+    parser.add_argument("--from", dest="first", type=int, default=10, metavar="PLY")
+    parser.add_argument("--to", dest="last", type=int, default=60, metavar="PLY")
+    return parser.parse_args(argv)
+
+
 def main(argv):
-    lo, hi, files = 10, 60, []
-    args = iter(argv)
-    for a in args:
-        if a == "--from":
-            lo = int(next(args))
-        elif a == "--to":
-            hi = int(next(args))
-        else:
-            files.append(a)
-    if not files:
-        print(__doc__)
-        return 2
+    a = parse_arguments(argv)
+    lo, hi, files = a.first, a.last, a.files
     middle, late, used, losses, count = defaultdict(list), defaultdict(list), defaultdict(list), defaultdict(int), defaultdict(int)
     for path in files:
         for tags, body in games(open(path, encoding="utf-8", errors="replace").read()):

@@ -78,12 +78,14 @@ syzygy-test: $(EXE)
 
 # The measuring scripts whose figures the docs quote: scripts/pgn-score.py;
 # scripts/loss-onset.py, which side saw a decided game coming first; the
-# soak's judge of every game, scripts/soak-check.py.
+# soak's judge of every game, scripts/soak-check.py; every command of scripts/
+# answers --help.
 # The checks of the tree fail on planted defects: an include circle, a
 # dangling reference; scripts/release.sh works on a fresh clone.
 script-tests:
 	$(PYTEST) tests/pgn_score_test.py tests/loss_onset_test.py tests/annotate_judge_test.py \
-		tests/time_iterations_test.py tests/engine_speed_test.py tests/soak_check_test.py tests/check_references_test.py
+		tests/time_iterations_test.py tests/engine_speed_test.py tests/soak_check_test.py tests/check_references_test.py \
+		tests/script_help_test.py
 	/usr/bin/python3 tests/wdl_fit_test.py
 	tests/check_deps_test.sh
 	tests/own_clock_test.sh

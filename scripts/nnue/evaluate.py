@@ -5,6 +5,7 @@ the float value of the trained model it came from (NET.pt, if present).
 
     /usr/bin/python3 scripts/nnue/evaluate.py NET.nnue FEN [FEN ...]
 """
+import argparse
 import os
 import sys
 
@@ -62,11 +63,12 @@ def float_eval(net, q, fen):
 
 
 def main(argv):
-    if len(argv) < 2:
-        print(__doc__)
-        return 2
-    for fen in argv[1:]:
-        quantised, floating = evaluations(argv[0], fen)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("net", metavar="NET.nnue")
+    parser.add_argument("fens", nargs="+", metavar="FEN")
+    a = parser.parse_args(argv)
+    for fen in a.fens:
+        quantised, floating = evaluations(a.net, fen)
         print(f"{quantised} {'%.2f' % floating if floating is not None else '-'} {fen}")
     return 0
 
