@@ -68,10 +68,9 @@ def onset(tags, body, threshold, held=False):
             first_ply(plies, loser, lambda s: s <= -threshold, held))
 
 
-def summary(label, leads, never_winner, never_loser):
-    """Leads are the loser's ply minus the winner's: positive when the winner saw it first.
-    One ply apart means the same move pair, seen at once."""
-    n = len(leads) + never_winner + never_loser
+def summary(label, n, leads, never_winner, never_loser):
+    """n games, of which `leads` are the loser's ply minus the winner's where both sides got there:
+    positive when the winner saw it first. One ply apart means the same move pair, seen at once."""
     if n == 0:
         return f"{label}: none"
     winner_first = sum(1 for d in leads if d > 1)
@@ -99,7 +98,7 @@ def parse_arguments(argv):
 def main(argv):
     a = parse_arguments(argv)
     engine, threshold, held, files = a.engine, a.threshold, a.held, a.files
-    tally = {"losses": ([], 0, 0), "wins": ([], 0, 0)}
+    tally = {"losses": (0, [], 0, 0), "wins": (0, [], 0, 0)}
     number = 0
     for path in files:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -111,11 +110,10 @@ def main(argv):
             won = (tags["Result"] == "1-0") == (tags["White"] == engine)
             kind = "wins" if won else "losses"
             winner_ply, loser_ply = onset(tags, body, threshold, held)
-            leads, never_w, never_l = tally[kind]
-            if winner_ply is None or loser_ply is None:
-                tally[kind] = (leads, never_w + (winner_ply is None), never_l + (loser_ply is None))
-            else:
+            played, leads, never_w, never_l = tally[kind]
+            if winner_ply is not None and loser_ply is not None:
                 leads.append(loser_ply - winner_ply)
+            tally[kind] = (played + 1, leads, never_w + (winner_ply is None), never_l + (loser_ply is None))
             opponent = tags["Black"] if tags["White"] == engine else tags["White"]
             print(f"{number:3d} {'win' if won else 'loss':4s} vs {opponent}: winner at +{threshold:.2f} from ply "
                   f"{winner_ply if winner_ply is not None else 'never'}, loser at -{threshold:.2f} from ply "

@@ -8,7 +8,8 @@ Checks, on small PGNs written here with plies counted by hand:
     Black to move counted from the FEN's ply;
   - --held takes the ply from which a score stayed past the threshold, so a
     passing swing does not count;
-  - a side that never reaches the threshold is counted apart, not as a lead;
+  - a side that never reaches the threshold is counted apart, not as a lead,
+    and a game where neither does is one game;
   - draws and another pairing's games are left out; a name with no decisive
     game is an error (exit 1).
 """
@@ -58,6 +59,16 @@ WIN_FROM_FEN = """[Event "t"]
 20... Qd5 {+1.50/10 0.1s} 21. Ke2 {-0.30/10 0.1s} Qe4+ {+3.00/10 0.1s} 22. Kf1 {-1.20/10 0.1s} 0-1
 """
 
+# bachess (White) loses a level game: neither side ever reaches 1.00. One
+# game, counted once, never as a lead.
+LOSS_LEVEL = """[Event "t"]
+[White "bachess"]
+[Black "ref"]
+[Result "0-1"]
+
+1. e4 {+0.10/10 0.1s} e5 {-0.20/10 0.1s} 2. Nf3 {+0.30/10 0.1s} Nc6 {+0.40/10 0.1s} 0-1
+"""
+
 DRAW_AND_OTHERS = """[Event "t"]
 [White "bachess"]
 [Black "ref"]
@@ -87,28 +98,29 @@ def test_loss_onset():
     with tempfile.TemporaryDirectory() as tmp:
         pgn = os.path.join(tmp, "match.pgn")
         with open(pgn, "w") as f:
-            f.write("\n".join([LOSS_SEEN_LATE, DRAW_AND_OTHERS, LOSS_NEVER_SEEN, WIN_FROM_FEN]))
+            f.write("\n".join([LOSS_SEEN_LATE, DRAW_AND_OTHERS, LOSS_NEVER_SEEN, WIN_FROM_FEN, LOSS_LEVEL]))
 
         first = run(pgn)
         check(first.returncode == 0, f"first crossing: exit {first.returncode}", detail=first.stderr)
         check(game_lines(first.stdout) == [("loss", "ref", "3", "4"), ("loss", "ref", "2", "never"),
-                                           ("win", "ref", "39", "42")],
+                                           ("win", "ref", "39", "42"), ("loss", "ref", "never", "never")],
               "first crossing: each decisive game's plies, draws and other pairings left out", detail=first.stdout)
-        check("bachess's losses: 2 games; winner saw it first in 0, loser first in 0, both on the same move pair in 1"
+        check("bachess's losses: 3 games; winner saw it first in 0, loser first in 0, both on the same move pair in 1"
               in first.stdout, "first crossing: the loss seen one ply apart is the same move pair", detail=first.stdout)
-        check("the winner never reached the threshold in 0, the loser in 1" in first.stdout,
-              "first crossing: the loss never seen is counted apart", detail=first.stdout)
+        check("the winner never reached the threshold in 1, the loser in 2" in first.stdout,
+              "first crossing: the loss never seen and the level loss are counted apart, each game once",
+              detail=first.stdout)
         check("bachess's wins: 1 games; winner saw it first in 1" in first.stdout
               and "median +3 plies" in first.stdout, "first crossing: the win seen 3 plies ahead", detail=first.stdout)
 
         held = run(pgn, "--held")
         check(game_lines(held.stdout)[0] == ("loss", "ref", "3", "8"),
               "held: the swing back at ply 6 moves the loser's ply to 8", detail=held.stdout)
-        check("bachess's losses: 2 games; winner saw it first in 1" in held.stdout and "median +5 plies" in held.stdout,
+        check("bachess's losses: 3 games; winner saw it first in 1" in held.stdout and "median +5 plies" in held.stdout,
               "held: the winner 5 plies ahead", detail=held.stdout)
 
         ref = run(pgn, "--engine", "ref")
-        check(ref.returncode == 0 and "ref's losses: 2 games" in ref.stdout and "ref's wins: 2 games" in ref.stdout,
+        check(ref.returncode == 0 and "ref's losses: 2 games" in ref.stdout and "ref's wins: 3 games" in ref.stdout,
               "the other side: its own wins and losses, the game against another engine counted",
               detail=ref.stdout + ref.stderr)
 
