@@ -47,6 +47,7 @@ JUDGED_SETS = {
     "judged-set": (35, {1: 321, 2: 105, 3: 108}),
     "fresh-set": (30, {1: 332, 2: 122, 3: 126}),
     "third-set": (30, {1: 281, 2: 102, 3: 117}),
+    "fourth-set": (30, {1: 277, 2: 86, 3: 105}),
 }
 NO_STOCKFISH = "/nonexistent/stockfish"  # any search would fail loudly
 
