@@ -616,10 +616,13 @@ def flood(port, count, seed, answers, seconds):
         answers[status] = answers.get(status, 0) + 1
 
 
-# --review-nodes of the review checks' server: a 100th of the default, for the ASan build, whose reviews
-# of 6 and 7 plies took up to 19.3 s at 20,000 nodes beside stress-ng --cpu 2, and 8.5 s at 5,000 with
-# the machine's load average at 26 (ANSWER_SECONDS is 60 s); at 2,000 nodes 3.4 s is expected.
-REVIEW_NODES = 2000
+# --review-nodes of the review checks' server: a 50th of the page's default, for the ASan build, whose
+# reviews of 6 and 7 plies took up to 19.3 s at 20,000 nodes beside stress-ng --cpu 2, and 8.5 s at
+# 5,000 with the machine's load average at 26 (ANSWER_SECONDS is 60 s). At 4,000 nodes its review of
+# WEAK_GAME (50 plies) took 3.9 s idle and at worst 10.8 s beside four busy loops on the two cores.
+# Of the budgets tried from 1,000 to 5,000, WEAK_GAME's review (each position searched on its own)
+# has a mark of each class at 1,000, 4,000 and 5,000, not at 1,500 to 3,000.
+REVIEW_NODES = 4000
 SCHOLAR = b"moves e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7"  # 3... Nf6?? walks into 4. Qxf7#
 RUY_LOPEZ = b"white Ann\nblack Bob\nmoves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"
 # Chess960 as the page sends it: castling king takes rook. From BQNBRKRN, 1. O-O (f1g1: the king onto

@@ -18,9 +18,11 @@
 #include "tools/workers.h"
 
 /* The default search of a position: a node count, so that the default
- * output is the same on every machine; about 0.1-0.2 s a position with one
- * core of today's machines. */
-enum { DEFAULT_NODES = 200000 };
+ * output is the same on every machine; about 1 s of CPU a position on
+ * today's machines, second looks included. A fifth of it found 5 to 6
+ * points fewer of a strong judge's errors (docs/results/annotate.md, "A
+ * million nodes, each position on its own"). */
+enum { DEFAULT_NODES = 1000000 };
 /* Progress: a terminal's line is redrawn this often; a log gets a line at
  * the longer interval. */
 enum { PROGRESS_TTY_MS = 250, PROGRESS_LOG_MS = 10000 };
@@ -412,7 +414,7 @@ static void fill_settings(const AnnotateOptions *o, const char *annotator, Annot
     s->annotator = annotator;
 }
 
-/* The Annotator tag: "bachess, 200000 nodes a position, 1000000 on a second look". */
+/* The Annotator tag: "bachess, 1000000 nodes a position, 5000000 on a second look". */
 static void describe_budget(const AnnotateSettings *s, char *out, size_t size)
 {
     const SearchLimits *first = &s->limits, *second = &s->second_look;

@@ -4,8 +4,8 @@
  * annotate` (docs/annotate.md, "How a game is analysed").
  *
  * Every position of the game's main line is searched once, the start and
- * the final position included, from the last to the first with one hash
- * table for the game (annotate_search.c says why): a position's score is its search's score,
+ * the final position included, each from an empty hash table
+ * (annotate_search.c says why): a position's score is its search's score,
  * and the line that search found is the better line for the move played
  * there. A position with one legal move takes the score of the next (the
  * move is forced); a position without one is mate or stalemate, scored by

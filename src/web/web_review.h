@@ -21,9 +21,9 @@
 
 enum {
     /* Nodes searched in each position unless `bachess web --review-nodes`
-     * says otherwise: `bachess annotate`'s own default, so that the page's
-     * review is the command's. About 0.1 s of CPU a position on the 2-core
-     * development machine, release build (docs/web.md). */
+     * says otherwise: a fifth of `bachess annotate`'s default, so that a
+     * page's review comes back in seconds. About 0.1 s of CPU a position on
+     * the 2-core development machine, release build (docs/web.md). */
     REVIEW_NODES = 200000,
     REVIEW_NODES_MAX = 100000000, /* --review-nodes at most: about a minute a position, each look */
     REVIEW_SECONDS_MAX = 86400,   /* --review-seconds at most */
