@@ -15,6 +15,7 @@
 #include <poll.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #endif
 
@@ -51,6 +52,8 @@ void platform_lock_file(FILE *f, bool lock)
 }
 
 bool platform_readable(int fd, int ms) { return (void)fd, (void)ms, true; }
+
+void platform_sleep_ms(int ms) { Sleep((DWORD)ms); }
 
 void *platform_map_shared(size_t bytes) { return calloc(1, bytes); }
 void platform_unmap_shared(void *memory, size_t bytes) { (void)bytes, free(memory); }
@@ -170,6 +173,12 @@ bool platform_readable(int fd, int ms)
     struct pollfd p = { .fd = fd, .events = POLLIN };
     int ready = poll(&p, 1, ms);
     return ready > 0 || (ready < 0 && errno != EINTR); /* an error: the read that follows tells it */
+}
+
+void platform_sleep_ms(int ms)
+{
+    struct timespec pause = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    nanosleep(&pause, NULL);
 }
 
 void *platform_map_shared(size_t bytes)

@@ -46,6 +46,9 @@ void platform_lock_file(FILE *f, bool lock);
  * on a pipe: it answers true, and the read that follows blocks. */
 bool platform_readable(int fd, int ms);
 
+/* Sleeps about `ms` milliseconds (less when a signal comes). */
+void platform_sleep_ms(int ms);
+
 /* Memory the processes forked after this call all see (annotate's
  * progress counters); zeroed. Plain memory on Windows, which forks none. */
 void *platform_map_shared(size_t bytes);

@@ -14,7 +14,9 @@ speed):
      passed over; the others are written, in the order of the file.
   3. pgn-extract reads the output without a complaint, and its own output
      keeps every [%eval] comment and NAG.
-  4. The output is the same with one worker or two, and on standard output.
+  4. The output is the same with one worker, two, or more workers than a
+     game has positions (they share each game's positions), and on
+     standard output; so is one game's alone with one worker or two.
   5. Bad arguments are refused with status 2; so are --out naming the
      input (which would empty it) and a pipe as input (it is read twice).
   6. SIGINT in the middle of a run: status 130, every game written is whole
@@ -29,6 +31,8 @@ speed):
      number and passed over.
   8. The progress line: its last one counts every position of the games, and
      the positions looked at again, which --no-second-look leaves out.
+  9. A worker killed outright while two share a game: the run ends at once,
+     with status 1 and a message, no game written, and no worker left.
 """
 import os
 import re
@@ -160,6 +164,16 @@ def test_marks_lines_workers_and_refusals(tmp):
     check(r2.returncode == 0 and open(out2).read() == text, "the same output with two workers", r2.stderr)
     r3 = annotate([games, "--nodes", "20000"])
     check(r3.returncode == 0 and r3.stdout == text and "[Event" not in r3.stderr, "the same on standard output")
+    r12 = annotate([games, "--nodes", "20000", "--threads", "12"])
+    check(r12.returncode == 0 and r12.stdout == text, "the same with 12 workers, more than a game has positions",
+          r12.stderr)
+    alone = os.path.join(tmp, "alone.pgn")
+    with open(alone, "w") as f:
+        f.write(GAMES[:GAMES.index("[Event \"Broken\"]")])
+    one_worker = annotate([alone, "--nodes", "20000"])
+    two_workers = annotate([alone, "--nodes", "20000", "--threads", "2"])
+    check(one_worker.returncode == 0 and "$4" in one_worker.stdout and two_workers.stdout == one_worker.stdout,
+          "one game alone: the same with two workers sharing its positions", two_workers.stderr)
 
     # 4a: the budget in the Annotator tag: the second look's, or none
     for args, budget in ((["--nodes", "2000"], "2000 nodes a position, 10000 on a second look"),
@@ -286,3 +300,45 @@ def test_sigint_keeps_whole_games(tmp):  # 6
     check(p.returncode == 0 and p.stderr.strip() == "" and open(again).read().count("[Event ") == games,
           "SIGINT: every game kept is whole (pgn-extract reads them all)", p.stderr)
 
+
+
+def children(pid):
+    """The pids of a process's children, by /proc."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except FileNotFoundError:
+        return []
+
+
+# The longest that the parent took to end after a worker was killed: 0.25 s
+# in 11 runs with both cores busy with other searches (it looks every 250 ms,
+# and the other worker stops its search at once); the bound is 120 times that.
+DEAD_WORKER_END_S = 30
+
+
+def test_dead_worker_ends_the_run(tmp):  # 9
+    game = os.path.join(tmp, "long.pgn")
+    subprocess.run([PGN_EXTRACT, "-s", "--stopafter", "1", os.path.join(DATA, "master_games.pgn"), "-o", game],
+                   check=True, capture_output=True)
+    out = os.path.join(tmp, "dead.pgn")
+    proc = subprocess.Popen([BACHESS, "annotate", game, "--nodes", "1000000", "--threads", "2", "--out", out],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(children(proc.pid)) < 2:
+        time.sleep(0.05)
+    workers = children(proc.pid)
+    check(len(workers) == 2, f"two workers started ({workers})")
+    time.sleep(0.5)  # both at work on the one game: a million nodes a position takes a second or so
+    os.kill(workers[1], signal.SIGKILL)  # not the one that sends the game: the other waits for it
+    killed_at = time.time()
+    try:
+        _, err = proc.communicate(timeout=DEAD_WORKER_END_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+        check(False, f"the run did not end within {DEAD_WORKER_END_S} s of a worker's death", err)
+    print(f"note  the run ended {time.time() - killed_at:.2f} s after the worker was killed")
+    check(proc.returncode == 1 and "a worker died" in err, f"status {proc.returncode}, the death reported", err)
+    check(os.path.getsize(out) == 0, "no game written")
+    check(all(not os.path.exists(f"/proc/{w}") for w in workers), "no worker left")

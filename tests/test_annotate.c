@@ -424,7 +424,7 @@ static void check_second_look(const PgnGame *g, const SearchLimits *limits, cons
     cr_assert_gt(expected_second_looks(g, first_look, judged, expected), 0,
                  "no move near the line for sides %d/%d: pick another game", judged[WHITE], judged[BLACK]);
     cr_assert(annotate_search_game(g, limits, second, judged, &(AnnotateHooks){ NULL, looked, record_second_look },
-                                   looked_twice));
+                                   NULL, looked_twice));
     for (int k = 0; k <= g->move_count; k++) {
         cr_expect_eq(looked[k], expected[k], "sides %d/%d, position %d: searched again %d, expected %d",
                      judged[WHITE], judged[BLACK], k, looked[k], expected[k]);
@@ -450,7 +450,7 @@ Test(annotate, second_look_searches_again_both_positions_of_each_move_near_the_l
                       BLACK_ONLY[COLOR_NB] = { false, true };
     PositionVerdict first_look[128];
     cr_assert_lt(g->move_count, 128);
-    cr_assert(annotate_search_game(g, &limits, NULL, BOTH, &(AnnotateHooks){ NULL, NULL, NULL }, first_look));
+    cr_assert(annotate_search_game(g, &limits, NULL, BOTH, &(AnnotateHooks){ NULL, NULL, NULL }, NULL, first_look));
     check_second_look(g, &limits, &second, first_look, BOTH);
     check_second_look(g, &limits, &second, first_look, WHITE_ONLY); /* --side white */
     check_second_look(g, &limits, &second, first_look, BLACK_ONLY);

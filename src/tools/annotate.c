@@ -15,6 +15,7 @@
 #include "timer.h"
 #include "tokens.h"
 #include "tools/annotate_game.h"
+#include "tools/annotate_share.h"
 #include "tools/workers.h"
 
 /* The default search of a position: a node count, so that the default
@@ -48,8 +49,9 @@ void annotate_usage(FILE *out)
             "  --nodes N        search each position to N nodes (default %d)\n"
             "  --depth D        search each position to depth D instead\n"
             "  --movetime MS    search each position MS milliseconds instead (depends on the machine)\n"
-            "  --threads N      worker processes, each with its own engine (default 1, at most %d);\n"
-            "                   with --nodes or --depth the output is the same for any N\n"
+            "  --threads N      worker processes, each with its own engine, sharing out each game's\n"
+            "                   positions (default 1, at most %d); with --nodes or --depth the\n"
+            "                   output is the same for any N\n"
             "  --side S         annotate the moves of white, black or both (default both);\n"
             "                   every move keeps its [%%eval]\n"
             "  --no-second-look a move near the blunder line is not searched again (by default its\n"
@@ -144,6 +146,7 @@ typedef struct {
     int count;          /* games in the file, unreadable ones too */
     int *positions;     /* per game number - 1: positions to search, or -1 for an unreadable game */
     long total_positions;
+    int max_positions; /* of a game */
     int unreadable;
 } GameList;
 
@@ -176,6 +179,8 @@ static bool list_games(const char *path, GameList *list)
         bool good = status == PGN_GAME;
         list->positions[list->count++] = good ? g->move_count + 1 : -1;
         list->total_positions += good ? g->move_count + 1 : 0;
+        if (good && g->move_count + 1 > list->max_positions)
+            list->max_positions = g->move_count + 1;
         list->unreadable += !good;
         if (!good)
             fprintf(stderr, "annotate: %s: game %d, line %d: %s; passed over\n", path, bad.game, bad.line, bad.message);
@@ -208,6 +213,7 @@ typedef struct {
     const AnnotateOptions *options;
     AnnotateSettings settings;
     SharedCounts *counts;
+    AnnotateShare *share; /* the verdicts the workers share: NULL for one worker */
 } Job;
 
 static void searched_hook(void *context)
@@ -227,20 +233,22 @@ static void copy_tag(const PgnGame *g, const char *name, char *out, size_t size)
     snprintf(out, size, "%s", value && value[0] ? value : "?");
 }
 
-/* Annotates one game and sends it; false when the worker should end. */
-static bool send_game(Job *job, const PgnGame *g, int fd)
+/* Annotates one game with the other workers, and sends it if it is this
+ * worker's to send (the parent reads game n from worker (n - 1) % workers);
+ * false when the worker should end. */
+static bool send_game(Job *job, const PgnGame *g, const PositionSplit *split, int fd)
 {
     AnnotateHooks hooks = { searched_hook, job, looked_again_hook };
     GameHeader h = { .number = g->number };
     char *text = NULL;
     size_t size = 0;
     FILE *out = platform_memstream(&text, &size);
-    h.annotated = out && annotate_game(g, &job->settings, &hooks, out, &h.report);
+    h.annotated = out && annotate_game(g, &job->settings, &hooks, split, out, &h.report);
     if (out)
         platform_memstream_close(out);
-    if (workers_should_stop()) {
+    if (workers_should_stop() || (g->number - 1) % split->workers != split->worker) {
         free(text);
-        return false;
+        return !workers_should_stop();
     }
     h.text_size = h.annotated ? (int64_t)size : 0;
     copy_tag(g, "White", h.white, sizeof h.white);
@@ -261,9 +269,17 @@ static void run_worker(int worker, int fd, void *context)
     const PgnGame *g;
     PgnError bad;
     PgnStatus status;
-    while (r && !workers_should_stop() && (status = pgn_next(r, &g, &bad)) != PGN_END)
-        if (status == PGN_GAME && (g->number - 1) % job->options->workers == worker && !send_game(job, g, fd))
+    PositionSplit split = { job->share, worker, job->options->workers, 0 };
+    while (r && !workers_should_stop() && (status = pgn_next(r, &g, &bad)) != PGN_END) {
+        if (status != PGN_GAME)
+            continue;
+        if (!split_begin_game(&split))
             break;
+        bool go_on = send_game(job, g, &split, fd);
+        split_end_game(&split);
+        if (!go_on)
+            break;
+    }
     if (r)
         pgn_close(r);
 }
@@ -324,11 +340,18 @@ static void table_row(FILE *table, const GameHeader *h)
 
 /* ---- the parent ------------------------------------------------------------------------ */
 
-/* Waits until `fd` has data, showing progress meanwhile. */
+/* Waits until `fd` has data, showing progress meanwhile. A worker that
+ * died takes its part of the game under way with it, and the others would
+ * wait for it for ever: they are all stopped then, and the pipes end. */
 static void wait_for(int fd, Progress *progress)
 {
-    while (!platform_readable(fd, PROGRESS_TTY_MS))
+    while (!platform_readable(fd, PROGRESS_TTY_MS)) {
         show_progress(progress, false);
+        if (workers_failed()) {
+            fprintf(stderr, "annotate: a worker died; stopping the others\n");
+            workers_stop();
+        }
+    }
 }
 
 /* Copies game `number` from its worker's pipe `fd` to `out` (*written: it
@@ -444,6 +467,11 @@ static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
     atomic_store(&counts->positions_searched, 0);
     atomic_store(&counts->looked_again, 0);
     Job job = { .options = o, .counts = counts };
+    if (o->workers > 1 && !(job.share = annotate_share_new(list->max_positions))) {
+        fprintf(stderr, "annotate: cannot share the verdicts between the workers: %s\n", strerror(errno));
+        platform_unmap_shared(counts, sizeof *counts);
+        return 1;
+    }
     fill_settings(o, annotator, &job.settings);
     describe_budget(&job.settings, annotator, sizeof annotator);
 
@@ -474,6 +502,7 @@ static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
             o->out_path ? o->out_path : "standard output", (double)(time_now_ms() - progress.start) / 1000.0,
             interrupted ? "; interrupted" : "");
     free(table_text);
+    annotate_share_free(job.share);
     platform_unmap_shared(counts, sizeof *counts);
     if (interrupted)
         return EXIT_INTERRUPTED;

@@ -42,9 +42,10 @@ typedef struct {
     int plies;
 } GameReport;
 
-/* Searches every position of `g` with the engine (set up by the caller:
- * one thread, no book) and writes the annotated game to `out`. False, with
- * nothing written, when stopped (workers_should_stop, tools/workers.h)
- * or out of memory. */
-bool annotate_game(const PgnGame *g, const AnnotateSettings *settings, const AnnotateHooks *hooks, FILE *out,
-                   GameReport *report);
+/* Searches the positions of `g` that `split` gives this process (NULL:
+ * all) with the engine (set up by the caller: one thread, no book), has the
+ * others from the other workers (tools/annotate_share.h), and writes the
+ * annotated game to `out`. False, with nothing written, when stopped
+ * (workers_should_stop, tools/workers.h), given up or out of memory. */
+bool annotate_game(const PgnGame *g, const AnnotateSettings *settings, const AnnotateHooks *hooks,
+                   const PositionSplit *split, FILE *out, GameReport *report);

@@ -8,6 +8,7 @@
 #include "movegen.h"
 #include "score.h"
 #include "tools/accuracy.h"
+#include "tools/annotate_share.h"
 #include "tools/workers.h"
 #include "tt.h" /* BOUND_EXACT */
 
@@ -154,24 +155,46 @@ static bool choose_second_looks(const PgnGame *g, const PositionVerdict *p, cons
     return any;
 }
 
-/* Searches the positions, each from an empty hash table: all of them, or
- * those `again` marks, whose verdicts are replaced. */
-static bool search_each_position(const PgnGame *g, const SearchLimits *limits, const bool *again,
-                                 const AnnotateHooks *hooks, PositionVerdict *p)
+/* Searches position k from an empty hash table into p[k], and tells the hooks. */
+static bool search_one_position(const PgnGame *g, int k, const SearchLimits *limits, Look look,
+                                const AnnotateHooks *hooks, PositionVerdict *p)
 {
-    for (int k = g->move_count; k >= 0; k--) {
+    engine_new_game();
+    if (workers_should_stop() || !set_game_position(g, k) || !analyse_position(limits, &p[k]))
+        return false;
+    if (look == LOOK_FIRST && hooks->searched)
+        hooks->searched(hooks->context);
+    if (look == LOOK_SECOND && hooks->looked_again)
+        hooks->looked_again(hooks->context, k);
+    return true;
+}
+
+/* Searches the positions, the last first: all of them, or those `again`
+ * marks, whose verdicts are replaced. This worker searches its turns and
+ * gathers the others' verdicts (tools/annotate_share.h). */
+static bool search_each_position(const PgnGame *g, const SearchLimits *limits, const bool *again, Look look,
+                                 const AnnotateHooks *hooks, const PositionSplit *split, PositionVerdict *p)
+{
+    int *turns = malloc(sizeof *turns * (size_t)(g->move_count + 1)); /* the positions in turn order */
+    bool ok = turns != NULL;
+    int count = 0;
+    for (int k = g->move_count; ok && k >= 0; k--) {
         if (again && !again[k])
             continue;
-        engine_new_game();
-        if (workers_should_stop() || !set_game_position(g, k) || !analyse_position(limits, &p[k]))
-            return false;
-        if (!again && hooks->searched)
-            hooks->searched(hooks->context);
-        if (again && hooks->looked_again)
-            hooks->looked_again(hooks->context, k);
+        turns[count] = k;
+        if (split_takes(split, count++)) {
+            ok = search_one_position(g, k, limits, look, hooks, p);
+            if (ok)
+                split_publish(split, look, k, &p[k]);
+        }
     }
-    score_forced_positions(p, g->move_count);
-    return true;
+    if (!ok)
+        split_give_up(split);
+    ok = ok && split_gather(split, look, turns, count, p);
+    free(turns);
+    if (ok)
+        score_forced_positions(p, g->move_count);
+    return ok;
 }
 
 Color annotate_first_mover(const PgnGame *g)
@@ -189,18 +212,21 @@ Color annotate_first_mover(const PgnGame *g)
  * not hold (docs/results/annotate.md, "A million nodes, each position on its
  * own"). */
 bool annotate_search_game(const PgnGame *g, const SearchLimits *limits, const SearchLimits *second,
-                          const bool judged[COLOR_NB], const AnnotateHooks *hooks, PositionVerdict *p)
+                          const bool judged[COLOR_NB], const AnnotateHooks *hooks, const PositionSplit *split,
+                          PositionVerdict *p)
 {
     /* Before the position: the FEN is read by the game's castling rules. */
     engine_set_chess960(g->chess960);
-    if (!search_each_position(g, limits, NULL, hooks, p))
+    if (!search_each_position(g, limits, NULL, LOOK_FIRST, hooks, split, p))
         return false;
     if (!second)
         return true;
     bool *again = malloc(sizeof *again * (size_t)(g->move_count + 1));
     bool ok = again != NULL;
+    if (!ok)
+        split_give_up(split);
     if (ok && choose_second_looks(g, p, judged, again))
-        ok = search_each_position(g, second, again, hooks, p);
+        ok = search_each_position(g, second, again, LOOK_SECOND, hooks, split, p);
     free(again);
     return ok;
 }

@@ -70,10 +70,16 @@ bool annotate_needs_second_look(int before, int after, Color mover);
 /* Who makes the game's first move, by its starting position. */
 Color annotate_first_mover(const PgnGame *g);
 
+/* A worker's part of each game (tools/annotate_share.h); NULL: all of it. */
+typedef struct PositionSplit PositionSplit;
+
 /* Fills p[0 .. g->move_count] with the engine (set up by the caller: one
  * thread, no book); `second` is the second look's limits, NULL for none,
  * and it looks again only at the moves of the sides `judged` (--side).
- * False when stopped (workers_should_stop, tools/workers.h) or when the
- * game's position cannot be set. */
+ * This process searches the positions `split` gives it, and has the
+ * others' verdicts from the workers that search them. False when stopped
+ * (workers_should_stop, tools/workers.h), when the game's position cannot
+ * be set, or when another worker gave the game up. */
 bool annotate_search_game(const PgnGame *g, const SearchLimits *limits, const SearchLimits *second,
-                          const bool judged[COLOR_NB], const AnnotateHooks *hooks, PositionVerdict *p);
+                          const bool judged[COLOR_NB], const AnnotateHooks *hooks, const PositionSplit *split,
+                          PositionVerdict *p);

@@ -30,6 +30,7 @@ bool workers_start(int count, WorkerBody body, void *context, int *fds)
 }
 
 void workers_stop(void) {}
+bool workers_failed(void) { return false; }
 bool workers_wait(void) { return true; }
 
 #else
@@ -37,12 +38,16 @@ static volatile sig_atomic_t stop_requested;
 static pid_t parent_pid;
 static pid_t worker_pids[WORKERS_MAX];
 static volatile sig_atomic_t worker_count; /* of worker_pids, as they are started */
+/* A worker waited for already (workers_failed), with how it ended. */
+static volatile sig_atomic_t worker_ended[WORKERS_MAX];
+static int worker_status[WORKERS_MAX];
 static struct sigaction saved_int, saved_term; /* the handlers before the workers, put back after */
 
 static void forward_stop(void)
 {
     for (int w = 0; w < worker_count; w++)
-        kill(worker_pids[w], SIGTERM);
+        if (!worker_ended[w]) /* its pid may be another process's by now */
+            kill(worker_pids[w], SIGTERM);
 }
 
 static void request_stop(int signal_number)
@@ -134,6 +139,7 @@ bool workers_start(int count, WorkerBody body, void *context, int *fds)
             run_worker(w, pipe_fds[1], fds, body, context);
         }
         worker_pids[w] = pid;
+        worker_ended[w] = 0;
         worker_count = w + 1;
         close(pipe_fds[1]);
         fds[w] = pipe_fds[0];
@@ -148,12 +154,27 @@ void workers_stop(void)
     forward_stop();
 }
 
+static bool ended_well(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+
+bool workers_failed(void)
+{
+    bool failed = false;
+    for (int w = 0; w < worker_count; w++) {
+        if (worker_ended[w] || waitpid(worker_pids[w], &worker_status[w], WNOHANG) != worker_pids[w])
+            continue;
+        worker_ended[w] = 1;
+        failed |= !ended_well(worker_status[w]);
+    }
+    return failed;
+}
+
 bool workers_wait(void)
 {
     bool ok = true;
     for (int w = 0; w < worker_count; w++) {
-        int status;
-        if (waitpid(worker_pids[w], &status, 0) == worker_pids[w] && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+        if (!worker_ended[w] && waitpid(worker_pids[w], &worker_status[w], 0) == worker_pids[w])
+            worker_ended[w] = 1;
+        if (worker_ended[w] && !ended_well(worker_status[w]))
             ok = false;
     }
     worker_count = 0; /* their pids may be reused now: no more forwarding */

@@ -35,6 +35,10 @@ typedef void (*WorkerBody)(int worker, int fd, void *context);
 bool workers_start(int count, WorkerBody body, void *context, int *fds);
 /* Stops every worker (SIGTERM), e.g. when the parent gives up early. */
 void workers_stop(void);
+/* Whether a worker died (ended other than by exiting with status 0) since
+ * the last call: the parent's check while it waits for work that worker
+ * may have shared with others. */
+bool workers_failed(void);
 /* Waits for every worker; false if one did not exit normally with status 0.
  * The caller closes the fds first, so that no worker blocks on a full pipe. */
 bool workers_wait(void);
