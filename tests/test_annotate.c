@@ -19,6 +19,7 @@
 #include "options.h"
 #include "tools/annotate.h"
 #include "tools/annotate_search.h"
+#include "tools/workers.h"
 #include "web/web_review.h"
 
 static void setup(void)
@@ -379,6 +380,7 @@ Test(annotate, second_look_has_five_times_the_nodes_or_two_more_plies)
     first.move_time = 100;
     cr_assert_not(annotate_second_look_limits(&first, &second), "--movetime is the time a position gets");
     cr_assert_eq(REVIEW_NODES_WORST_FACTOR, 1 + SECOND_LOOK_NODES_FACTOR, "the web review's time limit counts it");
+    cr_assert_eq(REVIEW_WORKERS_MAX, WORKERS_MAX, "the web review asks for no more workers than annotate takes");
 }
 
 /* Game 1 of data/annotate/blunder-games.pgn: Stockfish at UCI_Elo 1350 and 1500. */

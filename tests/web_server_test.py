@@ -43,8 +43,9 @@ heavy use, with any build (run once optimised, once with ASan/UBSan):
   8. POST /review (the page's "Review game": `bachess annotate` in a child
      process): a game comes back with an [%eval] on every move, the marks
      and the players' accuracy; the review of a 50-ply game with marks of
-     each class, annotated again by `bachess annotate` at the same nodes,
-     comes back unchanged (the page and the command give the same marks);
+     each class, made by two workers (`--threads 2`) and annotated again by
+     `bachess annotate` at the same nodes with one, comes back unchanged
+     (the page and the command give the same marks);
      a Chess960 game comes back with its Variant
      and FEN tags and its castlings as O-O and O-O-O; bad requests (an
      illegal move, control bytes, an oversized body) get an error and the server goes
@@ -728,7 +729,7 @@ def same_marks_as_annotate(engine, port):
 
 def review_checks(engine):
     """POST /review: answers, errors, one at a time, the time limit, a stop during a review."""
-    server, port, _ = start_server(engine, ["--review-nodes", str(REVIEW_NODES)])
+    server, port, _ = start_server(engine, ["--review-nodes", str(REVIEW_NODES), "--threads", "2"])
     asked = time.time()
     status, body = request(port, "POST", "/review", RUY_LOPEZ)
     note("a review of 6 plies answered", time.time() - asked)

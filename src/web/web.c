@@ -2,6 +2,7 @@
 #include "web/web.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -29,7 +30,8 @@ static void usage(void)
                     "                    only; to reach it from elsewhere, prefer an SSH tunnel)\n"
                     "  --open            open the page in the desktop's browser (xdg-open)\n"
                     "  --threads N, --hash MB, --syzygy DIRS\n"
-                    "                    the engine's Threads, Hash and SyzygyPath (the page cannot set them)\n"
+                    "                    the engine's Threads, Hash and SyzygyPath (the page cannot set them);\n"
+                    "                    a review's workers are the engine's threads\n"
                     "  --review-nodes N  nodes a position for the page's \"Review game\" (default %d)\n"
                     "  --review-seconds S  a review taking longer is stopped (default: %d s and each\n"
                     "                    position's nodes at %d a second: a bound on a review that hangs)\n",
@@ -91,13 +93,16 @@ int web_command(int argc, char **argv)
         }
     }
     char error[256], url[96];
-    web_review_configure(review_nodes, review_seconds);
     web_session_start();
     for (int k = 0; k < 3; k++)
         if (option_values[k] && !web_session_set_option(FLAG_OPTIONS[k][1], option_values[k])) {
             web_session_stop();
             return 2;
         }
+    long threads = 1, given; /* a value the engine took is a number it allows */
+    if (option_values[0] && parse_number(option_values[0], 1, LONG_MAX, &given))
+        threads = given;
+    web_review_configure(review_nodes, review_seconds, threads);
     if (!web_server_start(address, (uint16_t)port, error, sizeof error)) {
         web_session_stop();
         fprintf(stderr, "bachess web: %s\n", error);

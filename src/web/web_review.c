@@ -29,11 +29,13 @@ static pid_t child;
 static bool cancelled;
 static long nodes_per_position = REVIEW_NODES;
 static long time_limit_seconds; /* 0: from the game's length */
+static long workers = 1;
 
-void web_review_configure(long nodes, long seconds)
+void web_review_configure(long nodes, long seconds, long worker_count)
 {
     nodes_per_position = nodes;
     time_limit_seconds = seconds;
+    workers = worker_count < REVIEW_WORKERS_MAX ? worker_count : REVIEW_WORKERS_MAX;
 }
 
 /* When a review of `plies` moves started now must end. */
@@ -63,16 +65,17 @@ static int memory_file(const char *text)
     return ok ? fd : -1;
 }
 
-/* `bachess annotate /dev/stdin --nodes REVIEW_NODES`: this binary, `input`
+/* `bachess annotate /dev/stdin --nodes REVIEW_NODES --threads W`: this binary, `input`
  * as its standard input, `output` as its standard output, its progress and
  * table (stderr) dropped; in a process group of its own, with its workers,
  * so that one kill ends them all; signals as at a fresh start (the server's
  * thread that spawns it blocks some). Returns posix_spawn's error number. */
 static int spawn_annotator(int input, int output, pid_t *pid)
 {
-    char nodes[24];
+    char nodes[24], threads[24];
     snprintf(nodes, sizeof nodes, "%ld", nodes_per_position);
-    char *const args[] = { "bachess", "annotate", "/dev/stdin", "--nodes", nodes, NULL };
+    snprintf(threads, sizeof threads, "%ld", workers);
+    char *const args[] = { "bachess", "annotate", "/dev/stdin", "--nodes", nodes, "--threads", threads, NULL };
     posix_spawn_file_actions_t files;
     posix_spawnattr_t attributes;
     sigset_t none, defaults;

@@ -48,6 +48,9 @@ enum {
      * tests/test_annotate.c checks that the two agree). */
     REVIEW_NODES_WORST_FACTOR = 6,
     REVIEW_NODES_PER_SECOND_MIN = 5000,
+    /* Workers of a review at most: `bachess annotate --threads` takes no
+     * more (tests/test_annotate.c checks that the two agree). */
+    REVIEW_WORKERS_MAX = 64,
     /* The annotated PGN read back at most: a game of the longest request
      * (WEB_BODY_MAX, about 800 plies) is about a tenth of it. */
     REVIEW_OUTPUT_MAX = 1 << 20,
@@ -60,9 +63,11 @@ typedef enum {
 } ReviewOutcome;
 
 /* The nodes of each position's search, from 1 (`bachess web --review-nodes`),
- * and the time a review may take in seconds, 0 for the default above
- * (`--review-seconds`). */
-void web_review_configure(long nodes, long seconds);
+ * the time a review may take in seconds, 0 for the default above
+ * (`--review-seconds`), and the annotator's workers, which share out the
+ * game's positions: the engine's threads (`--threads`), at most
+ * REVIEW_WORKERS_MAX. */
+void web_review_configure(long nodes, long seconds, long workers);
 /* Annotates `pgn`, a game of `plies` moves. On REVIEW_OK `*annotated` is the
  * annotated PGN (the caller frees it); otherwise NULL, with the reason in
  * `error`. Blocks until the child is done, killed at its time limit. */
