@@ -24,19 +24,8 @@
 
 #include "games/pgn.h"
 #include "timeman.h"
+#include "tools/annotate_verdict.h"
 #include "types.h"
-
-enum { ANNOTATE_LINE_PLIES = 8 };
-
-/* A position of the game as the engine sees it. */
-typedef struct {
-    int score;                       /* White's side */
-    Move best;                       /* MOVE_NONE: no legal move */
-    Move line[ANNOTATE_LINE_PLIES];  /* the search's line from here */
-    int line_length;
-    bool forced;                     /* exactly one legal move */
-    bool mated;
-} PositionVerdict;
 
 /* The second look's band of the mover's loss of winning chances (on the
  * model's scale, tools/accuracy.h), around the blunder line of 0.3, and its

@@ -25,8 +25,7 @@
  */
 #include <stdbool.h>
 
-#include "tools/annotate_search.h"
-#include "tools/workers.h"
+#include "tools/annotate_verdict.h"
 
 typedef enum { LOOK_FIRST, LOOK_SECOND, LOOK_NB } Look;
 
@@ -39,6 +38,7 @@ void annotate_share_free(AnnotateShare *share);
 
 /* One worker's part. share NULL: a worker alone, which searches every
  * position and waits for nobody. */
+typedef struct PositionSplit PositionSplit;
 struct PositionSplit {
     AnnotateShare *share;
     int worker, workers;
