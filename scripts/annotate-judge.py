@@ -396,12 +396,12 @@ def agreement(judged, marked):
     return held(marked, judged), held(judged, marked)
 
 
-def print_class_figures(label, judged, marked):
+def print_class_figures(label, judged, marked, annotator="bachess"):
     (p_agreed, p_of), (r_agreed, r_of) = agreement(judged, marked)
     counts = lambda marks: "/".join(str(sum(1 for m in marks.values() if m == c))
                                     for c in (INACCURACY, MISTAKE, BLUNDER))
-    print("  %s: ?!/?/?? judge %s, bachess %s; precision %s, recall %s; ?? ratio %s" % (
-        label, counts(judged), counts(marked), percent(p_agreed, p_of), percent(r_agreed, r_of),
+    print("  %s: ?!/?/?? judge %s, %s %s; precision %s, recall %s; ?? ratio %s" % (
+        label, counts(judged), annotator, counts(marked), percent(p_agreed, p_of), percent(r_agreed, r_of),
         "%.2f" % (sum(m == BLUNDER for m in marked.values()) / max(1, sum(m == BLUNDER for m in judged.values())))))
 
 
@@ -472,14 +472,20 @@ def judge_against_itself(games_path, judge, other, judge_games, jobs):
     judge.fill(games, jobs)
     other.fill(games, jobs)
     judged = marked = agreed = 0
-    for fen, moves in games:
-        by_judge = blunders_of(judge.game(fen, moves), fen, moves)
-        by_other = blunders_of(other.game(fen, moves), fen, moves)
+    every_judged, every_marked = {}, {}
+    for number, (fen, moves) in enumerate(games, 1):
+        judge_verdicts, other_verdicts = judge.game(fen, moves), other.game(fen, moves)
+        by_judge = blunders_of(judge_verdicts, fen, moves)
+        by_other = blunders_of(other_verdicts, fen, moves)
         judged, marked, agreed = judged + len(by_judge), marked + len(by_other), agreed + len(by_judge & by_other)
+        every_judged.update(((number, ply), m) for ply, m in marks_of(judge_verdicts, fen, moves).items())
+        every_marked.update(((number, ply), m) for ply, m in marks_of(other_verdicts, fen, moves).items())
     print("the judge against itself: Stockfish at %d nodes judged by Stockfish at %d, %d games"
           % (other.nodes, judge.nodes, len(games)))
     print("  judge's blunders %d, the other's %d, agreed %d" % (judged, marked, agreed))
     print("  precision %s, recall %s" % (percent(agreed, marked), percent(agreed, judged)))
+    print("errors (? and ??), one class of tolerance:")
+    print_class_figures("all games", every_judged, every_marked, "the other")
 
 
 def compare(games_path, annotated_path, judge, show, judge_games, jobs, held_out_from=0, mate_scale=None):

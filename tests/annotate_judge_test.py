@@ -13,6 +13,8 @@ for the first games are kept in data/annotate/judge-verdicts.jsonl. Checks:
     one marking one of them less and one more scores (n-1)/n both ways;
   - the measure of every class with one class of tolerance (agreement) on a
     hand-made case, and marks read from NAGs and suffixes;
+  - --against-itself with the kept verdicts on both sides agrees 100 % /
+    100 %, on the blunders and by the issue's measure;
   - the errors not held: a move one side calls an error and the other marks
     more than one class lower is listed, with both sides' evaluations, and
     one marked a class lower is not;
@@ -158,6 +160,22 @@ def test_agreement_tolerates_one_class():
     check(got == ((2, 3), (3, 4)), f"precision and recall with one class of tolerance: {got}")
     marks = judge_module.bachess_marks(judge_module.read_main_line("1. e4 $6 e5 2. Qh5 $4 Nc6 $2 3. Bc4?! Nf6??"))
     check(marks == {1: I, 3: B, 4: M, 5: I, 6: B}, f"marks read from NAGs and suffixes: {marks}")
+
+
+def test_judge_against_itself_by_every_class(scratch, capsys):
+    """The same verdicts in the annotator's place agree with the judge's on every mark."""
+    judge = judge_module.Judge(NO_STOCKFISH, 1000000, os.path.join(scratch, "a.jsonl"), KEPT)
+    other = judge_module.Judge(NO_STOCKFISH, 1000000, os.path.join(scratch, "b.jsonl"), KEPT)
+    judge_module.judge_against_itself(GAMES, judge, other, 3, 1)
+    judge.close()
+    other.close()
+    out = capsys.readouterr().out
+    blunders = re.search(r"judge's blunders (\d+), the other's (\d+), agreed (\d+)", out)
+    errors = re.search(r"all games: \?!/\?/\?\? judge (\S+), the other (\S+); precision 100\.0 % \((\d+)/(\d+)\), "
+                       r"recall 100\.0 % \((\d+)/(\d+)\)", out)
+    check(blunders is not None and len(set(blunders.groups())) == 1 and int(blunders.group(1)) > 0
+          and errors is not None and errors.group(1) == errors.group(2) and int(errors.group(3)) > 0,
+          f"the judge against its own verdicts: {out}")
 
 
 def test_errors_not_held_are_listed():
