@@ -325,7 +325,7 @@ def test_dead_worker_ends_the_run(tmp):  # 9
     out = os.path.join(tmp, "dead.pgn")
     proc = subprocess.Popen([BACHESS, "annotate", game, "--nodes", "1000000", "--threads", "2", "--out", out],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 60
+    deadline = time.time() + 60  # the workers are forked before any search: milliseconds even under load
     while time.time() < deadline and len(children(proc.pid)) < 2:
         time.sleep(0.05)
     workers = children(proc.pid)

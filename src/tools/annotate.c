@@ -244,6 +244,8 @@ static bool send_game(Job *job, const PgnGame *g, const PositionSplit *split, in
     size_t size = 0;
     FILE *out = platform_memstream(&text, &size);
     h.annotated = out && annotate_game(g, &job->settings, &hooks, split, out, &h.report);
+    if (!h.annotated) /* whatever failed here, the other workers would wait for this one's verdicts */
+        split_give_up(split);
     if (out)
         platform_memstream_close(out);
     if (workers_should_stop() || (g->number - 1) % split->workers != split->worker) {

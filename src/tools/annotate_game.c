@@ -10,7 +10,6 @@
 #include "notation.h"
 #include "score.h"
 #include "see.h"
-#include "tools/annotate_share.h"
 
 /* A reply that takes more than this (net of what the move itself took) is
  * worth a word: less is a pawn or a positional matter. */
@@ -264,8 +263,6 @@ bool annotate_game(const PgnGame *g, const AnnotateSettings *settings, const Ann
                    const PositionSplit *split, FILE *out, GameReport *report)
 {
     PositionVerdict *p = malloc(sizeof *p * (size_t)(g->move_count + 1));
-    if (!p)
-        split_give_up(split);
     bool ok = p && annotate_search_game(g, &settings->limits, settings->looks_twice ? &settings->second_look : NULL,
                                          settings->sides, hooks, split, p);
     if (ok) {

@@ -188,8 +188,6 @@ static bool search_each_position(const PgnGame *g, const SearchLimits *limits, c
                 split_publish(split, look, k, &p[k]);
         }
     }
-    if (!ok)
-        split_give_up(split);
     ok = ok && split_gather(split, look, turns, count, p);
     free(turns);
     if (ok)
@@ -223,8 +221,6 @@ bool annotate_search_game(const PgnGame *g, const SearchLimits *limits, const Se
         return true;
     bool *again = malloc(sizeof *again * (size_t)(g->move_count + 1));
     bool ok = again != NULL;
-    if (!ok)
-        split_give_up(split);
     if (ok && choose_second_looks(g, p, judged, again))
         ok = search_each_position(g, second, again, LOOK_SECOND, hooks, split, p);
     free(again);
