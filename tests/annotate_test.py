@@ -33,6 +33,10 @@ speed):
      the positions looked at again, which --no-second-look leaves out.
   9. A worker killed outright while two share a game: the run ends at once,
      with status 1 and a message, no game written, and no worker left.
+ 10. --syzygy: a rook against a bishop, drawn, is scored apart from a draw
+     without the tables and 0.00 on every move with them, with no mark and
+     the tables in the Annotator tag; the same with two workers; a directory
+     without tables, an empty one and a missing one are refused with 2.
 """
 import os
 import re
@@ -210,6 +214,41 @@ def test_marks_lines_workers_and_refusals(tmp):
     os.mkfifo(fifo)
     r = annotate([fifo, "--nodes", "20000"])
     check(r.returncode == 2 and "not a regular file" in r.stderr, "a pipe as input refused with 2", r.stderr)
+
+
+# A rook against a bishop without pawns: a draw, which the network scores about +1.40.
+ROOK_BISHOP = """[Event "Rook against bishop"]
+[FEN "8/8/2k5/8/3b4/8/5R2/4K3 w - - 0 1"]
+[SetUp "1"]
+[Result "*"]
+
+1. Rf5 Bc5 2. Ke2 Kb5 3. Kd3 Kb4 4. Rh5 Bb6 5. Rh1 Kb5 6. Rc1 Bc5 *
+"""
+
+
+def test_tablebases(tmp):  # 10
+    games = os.path.join(tmp, "rook-bishop.pgn")
+    with open(games, "w") as f:
+        f.write(ROOK_BISHOP)
+    tables = os.path.join(DATA, "syzygy")
+    evals = lambda text: re.findall(r"\[%eval (#-?\d+|-?\d+\.\d\d)\]", text)
+    without = annotate([games, "--nodes", "20000"])
+    check(without.returncode == 0 and len(evals(without.stdout)) == 12 and "0.00" not in evals(without.stdout),
+          f"without tables the network scores the drawn ending apart from a draw: {' '.join(evals(without.stdout))}")
+    probed = annotate([games, "--nodes", "20000", "--syzygy", tables])
+    check(probed.returncode == 0 and evals(probed.stdout) == ["0.00"] * 12 and not re.search(r"\$[246]", probed.stdout)
+          and "second look, Syzygy tables of up to 4 pieces\"]" in probed.stdout,
+          f"with --syzygy every position is the tables' draw, no move is marked, and the Annotator tag names "
+          f"them: {' '.join(evals(probed.stdout))}", probed.stderr)
+    two = annotate([games, "--nodes", "20000", "--syzygy", tables, "--threads", "2"])
+    check(two.returncode == 0 and two.stdout == probed.stdout, "the same with two workers", two.stderr)
+    for args, reason in ((["--syzygy", tmp], f"no tablebases in '{tmp}'"),
+                         (["--syzygy", ""], "no tablebases"),
+                         (["--syzygy"], "--syzygy needs the tables' directories")):
+        r = annotate([games, "--nodes", "20000"] + args)
+        check(r.returncode == 2 and reason in r.stderr and r.stdout == "",
+              f"{' '.join(a.replace(tmp, 'TMP') for a in args)!r}: refused with 2 ({reason.replace(tmp, 'TMP')})",
+              r.stderr)
 
 
 def test_progress_line(tmp):  # 8

@@ -45,7 +45,9 @@ heavy use, with any build (run once optimised, once with ASan/UBSan):
      and the players' accuracy; the review of a 50-ply game with marks of
      each class, made by two workers (`--threads 2`) and annotated again by
      `bachess annotate` at the same nodes with one, comes back unchanged
-     (the page and the command give the same marks);
+     (the page and the command give the same marks); a server started
+     with --syzygy reviews with the same tables: a drawn rook against
+     bishop is 0.00 on every move, as `bachess annotate --syzygy` has it;
      a Chess960 game comes back with its Variant
      and FEN tags and its castlings as O-O and O-O-O; bad requests (an
      illegal move, control bytes, an oversized body) get an error and the server goes
@@ -727,6 +729,33 @@ def same_marks_as_annotate(engine, port):
           f"the same text {annotated == reviewed}, marks {' '.join(m + n for m, n in marks(reviewed))}")
 
 
+# A rook against a bishop without pawns: a draw, which the network scores about +1.40.
+ROOK_BISHOP = b"fen 8/8/2k5/8/3b4/8/5R2/4K3 w - - 0 1\nmoves f2f5 d4c5 e1e2 c6b5 e2d3 b5b4"
+
+
+def tablebase_review_checks(engine):
+    """The review of a server started with --syzygy probes the same tables as `bachess annotate --syzygy`:
+    every position of a drawn 4-piece ending is 0.00, and the command gives the same text."""
+    tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "syzygy")
+    server, port, _ = start_server(engine, ["--review-nodes", str(REVIEW_NODES), "--syzygy", tables])
+    status, body = request(port, "POST", "/review", ROOK_BISHOP)
+    stop_server(server)
+    reviewed = body.decode(errors="replace")
+    evals = re.findall(r"\{\[%eval (-?\d+\.\d\d|#-?\d+)\]", reviewed)
+    check(status == 200 and evals == ["0.00"] * 6 and "Syzygy tables of up to 4 pieces\"]" in reviewed,
+          f"a review with --syzygy: {status}, the rook against the bishop scored {' '.join(evals)}, the tables "
+          f"in the Annotator tag")
+    path = f"/tmp/bachess-web-review-{os.getpid()}.pgn"
+    try:
+        with open(path, "w") as f:
+            f.write(reviewed)
+        annotated = subprocess.run([engine, "annotate", path, "--nodes", str(REVIEW_NODES), "--syzygy", tables],
+                                   capture_output=True, text=True).stdout
+    finally:
+        os.remove(path)
+    check(annotated == reviewed, "`bachess annotate --syzygy` on it gives the same text")
+
+
 def review_checks(engine):
     """POST /review: answers, errors, one at a time, the time limit, a stop during a review."""
     server, port, _ = start_server(engine, ["--review-nodes", str(REVIEW_NODES), "--threads", "2"])
@@ -843,6 +872,7 @@ def test_bind(engine):
 
 def test_review(engine):
     review_checks(engine)
+    tablebase_review_checks(engine)
 
 
 def test_server_under_bad_and_heavy_use(engine):

@@ -12,6 +12,7 @@
 #include "platform.h"
 #include "games/pgn.h"
 #include "options.h"
+#include "syzygy/syzygy.h"
 #include "timer.h"
 #include "tokens.h"
 #include "tools/annotate_game.h"
@@ -31,6 +32,7 @@ enum { EXIT_INTERRUPTED = 130 };
 
 typedef struct {
     const char *in_path, *out_path;
+    const char *syzygy_path; /* --syzygy: the tables' directories, or NULL */
     int64_t movetime_ms, nodes, depth;
     int workers;
     bool sides[COLOR_NB];
@@ -42,6 +44,7 @@ void annotate_usage(FILE *out)
     fprintf(out,
             "usage: bachess annotate GAMES.pgn [--out FILE] [--movetime MS | --nodes N | --depth D]\n"
             "                        [--threads N] [--side white|black|both] [--no-second-look]\n"
+            "                        [--syzygy DIRS]\n"
             "  every game analysed and written back as PGN (docs/annotate.md): [%%eval] on every move,\n"
             "  ?! ?? ? by lichess's win-probability model, the engine's line after mistakes and\n"
             "  blunders, Accuracy and ACPL tags per player; a table of the players on stderr.\n"
@@ -57,6 +60,8 @@ void annotate_usage(FILE *out)
             "  --no-second-look a move near the blunder line is not searched again (by default its\n"
             "                   two positions are, with %d times the nodes or %d more plies;\n"
             "                   never with --movetime)\n"
+            "  --syzygy DIRS    probe the Syzygy tablebases in DIRS (separated by ':'): the\n"
+            "                   positions they hold are scored by them, exactly\n"
             "  SIGINT (Ctrl-C) or SIGTERM stops; the games finished before the first unfinished one\n"
             "  are written, whole. Standard chess and Chess960 ([Variant \"Chess960\"] and a FEN tag)\n"
             "  are read; a game the PGN reader cannot read is reported and passed over.\n",
@@ -86,6 +91,8 @@ static bool parse_flag(AnnotateOptions *o, const char *flag, const char *value)
     int64_t workers = 0;
     if (strcmp(flag, "--out") == 0 && value)
         o->out_path = value;
+    else if (strcmp(flag, "--syzygy") == 0 && value)
+        o->syzygy_path = value;
     else if (strcmp(flag, "--side") == 0) {
         if (!value || !parse_side(value, o->sides)) {
             fprintf(stderr, "annotate: --side white|black|both\n");
@@ -103,8 +110,10 @@ static bool parse_flag(AnnotateOptions *o, const char *flag, const char *value)
             return false;
         o->workers = (int)workers;
     } else {
-        bool out = strcmp(flag, "--out") == 0;
-        fprintf(stderr, "annotate: %s %s\n", flag, out ? "needs a file name" : "is not an option");
+        const char *why = strcmp(flag, "--out") == 0       ? "needs a file name"
+                          : strcmp(flag, "--syzygy") == 0 ? "needs the tables' directories"
+                                                          : "is not an option";
+        fprintf(stderr, "annotate: %s %s\n", flag, why);
         return false;
     }
     return true;
@@ -412,11 +421,26 @@ static int write_games(const GameList *list, const int *fds, int workers, FILE *
     return games_written;
 }
 
+/* The tables of --syzygy, loaded before the workers start, so that each
+ * has them. A path without tables is refused: the user asked for them, and
+ * a review without them would look the same. */
+static bool load_tablebases(const char *path)
+{
+    char note[256];
+    if (option_set("SyzygyPath", path, note, sizeof note) && syzygy_largest() > 0)
+        return true;
+    char *cut = strstr(note, ": playing without them"); /* the engine's words for a GUI */
+    if (cut)
+        *cut = '\0';
+    fprintf(stderr, "annotate: --syzygy: %s\n", note);
+    return false;
+}
+
 /* The engine for every game: no book, one search thread (workers, not
  * threads, share the work: the output then does not depend on their number),
  * and no Move Overhead: it is kept back for a GUI's lag, and here there is
  * none, so --movetime 100 searches 100 ms, not 70. */
-static bool set_engine_options(void)
+static bool set_engine_options(const AnnotateOptions *o)
 {
     static const char *const SETTINGS[] = { "OwnBook=false", "Threads=1", "Move Overhead=0" };
     char error[256];
@@ -425,7 +449,7 @@ static bool set_engine_options(void)
             fprintf(stderr, "annotate: cannot set %s: %s\n", SETTINGS[i], error);
             return false;
         }
-    return true;
+    return !o->syzygy_path || load_tablebases(o->syzygy_path);
 }
 
 static void fill_settings(const AnnotateOptions *o, const char *annotator, AnnotateSettings *s)
@@ -458,9 +482,17 @@ static void describe_budget(const AnnotateSettings *s, char *out, size_t size)
         snprintf(out + length, size - (size_t)length, ", %llu on a second look", (unsigned long long)second->nodes);
 }
 
+/* The Annotator tag's tables, when there are any: ", Syzygy tables of up to 4 pieces". */
+static void describe_tables(char *out, size_t size)
+{
+    size_t length = strlen(out);
+    if (syzygy_largest() > 0 && length < size)
+        snprintf(out + length, size - length, ", Syzygy tables of up to %d pieces", syzygy_largest());
+}
+
 static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
 {
-    char annotator[96];
+    char annotator[160];
     SharedCounts *counts = platform_map_shared(sizeof *counts);
     if (!counts) {
         fprintf(stderr, "annotate: cannot share the progress counters: %s\n", strerror(errno));
@@ -476,6 +508,7 @@ static int run(const AnnotateOptions *o, const GameList *list, FILE *out)
     }
     fill_settings(o, annotator, &job.settings);
     describe_budget(&job.settings, annotator, sizeof annotator);
+    describe_tables(annotator, sizeof annotator);
 
     char *table_text = NULL;
     size_t table_size = 0;
@@ -540,7 +573,7 @@ int annotate_command(int argc, char **argv)
         return 2;
     }
     GameList list;
-    if (!input_is_safe(&o) || !set_engine_options() || !list_games(o.in_path, &list))
+    if (!input_is_safe(&o) || !set_engine_options(&o) || !list_games(o.in_path, &list))
         return 2;
     if (list.unreadable == list.count) { /* nothing to do is not success */
         fprintf(stderr, "annotate: %s holds no game that can be read\n", o.in_path);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "syzygy/syzygy.h"
 #include "web/web_events.h"
 #include "web/web_review.h"
 #include "web/web_server.h"
@@ -102,7 +103,8 @@ int web_command(int argc, char **argv)
     long threads = 1, given; /* a value the engine took is a number it allows */
     if (option_values[0] && parse_number(option_values[0], 1, LONG_MAX, &given))
         threads = given;
-    web_review_configure(review_nodes, review_seconds, threads);
+    const char *tablebases = option_values[2] && syzygy_largest() > 0 ? option_values[2] : NULL;
+    web_review_configure(review_nodes, review_seconds, threads, tablebases);
     if (!web_server_start(address, (uint16_t)port, error, sizeof error)) {
         web_session_stop();
         fprintf(stderr, "bachess web: %s\n", error);

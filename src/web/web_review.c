@@ -30,12 +30,14 @@ static bool cancelled;
 static long nodes_per_position = REVIEW_NODES;
 static long time_limit_seconds; /* 0: from the game's length */
 static long workers = 1;
+static const char *tablebase_paths; /* NULL: none */
 
-void web_review_configure(long nodes, long seconds, long worker_count)
+void web_review_configure(long nodes, long seconds, long worker_count, const char *tablebases)
 {
     nodes_per_position = nodes;
     time_limit_seconds = seconds;
     workers = worker_count < REVIEW_WORKERS_MAX ? worker_count : REVIEW_WORKERS_MAX;
+    tablebase_paths = tablebases;
 }
 
 /* When a review of `plies` moves started now must end. */
@@ -65,7 +67,7 @@ static int memory_file(const char *text)
     return ok ? fd : -1;
 }
 
-/* `bachess annotate /dev/stdin --nodes REVIEW_NODES --threads W`: this binary, `input`
+/* `bachess annotate /dev/stdin --nodes REVIEW_NODES --threads W [--syzygy DIRS]`: this binary, `input`
  * as its standard input, `output` as its standard output, its progress and
  * table (stderr) dropped; in a process group of its own, with its workers,
  * so that one kill ends them all; signals as at a fresh start (the server's
@@ -75,7 +77,11 @@ static int spawn_annotator(int input, int output, pid_t *pid)
     char nodes[24], threads[24];
     snprintf(nodes, sizeof nodes, "%ld", nodes_per_position);
     snprintf(threads, sizeof threads, "%ld", workers);
-    char *const args[] = { "bachess", "annotate", "/dev/stdin", "--nodes", nodes, "--threads", threads, NULL };
+    char *args[] = { "bachess", "annotate", "/dev/stdin", "--nodes", nodes, "--threads", threads, NULL, NULL, NULL };
+    if (tablebase_paths) {
+        args[7] = "--syzygy";
+        args[8] = (char *)tablebase_paths;
+    }
     posix_spawn_file_actions_t files;
     posix_spawnattr_t attributes;
     sigset_t none, defaults;

@@ -64,10 +64,11 @@ typedef enum {
 
 /* The nodes of each position's search, from 1 (`bachess web --review-nodes`),
  * the time a review may take in seconds, 0 for the default above
- * (`--review-seconds`), and the annotator's workers, which share out the
+ * (`--review-seconds`), the annotator's workers, which share out the
  * game's positions: the engine's threads (`--threads`), at most
- * REVIEW_WORKERS_MAX. */
-void web_review_configure(long nodes, long seconds, long workers);
+ * REVIEW_WORKERS_MAX, and the Syzygy tables' directories the engine found
+ * tables in (`--syzygy`), or NULL: the review probes the same tables. */
+void web_review_configure(long nodes, long seconds, long workers, const char *tablebases);
 /* Annotates `pgn`, a game of `plies` moves. On REVIEW_OK `*annotated` is the
  * annotated PGN (the caller frees it); otherwise NULL, with the reason in
  * `error`. Blocks until the child is done, killed at its time limit. */
