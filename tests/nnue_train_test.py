@@ -96,18 +96,7 @@ def mirrored_fen(fen):
 
 
 def fen_of(pieces, stm):
-    rows = []
-    for rank in range(7, -1, -1):
-        row, empty = "", 0
-        for file in range(8):
-            p = pieces[rank * 8 + file]
-            if p < 0:
-                empty += 1
-                continue
-            row += (str(empty) if empty else "") + data.PIECE_LETTERS[p]
-            empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + (" w" if stm == 0 else " b") + " - - 0 1"
+    return data.pieces_to_fen(pieces, stm)
 
 
 def engine_eval(engine, net_path, fen):

@@ -136,3 +136,19 @@ def fen_to_pieces(fen):
             pieces[rank * 8 + file] = PIECE_LETTERS.index(c)
             file += 1
     return pieces, 0 if side == "w" else 1
+
+
+def pieces_to_fen(pieces, stm):
+    """The FEN of pieces[64] and the side to move (no castling, no e.p. square:
+    a record keeps neither), with move counters 0 and 1."""
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for piece in pieces[rank * 8:rank * 8 + 8]:
+            if piece < 0:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + PIECE_LETTERS[piece]
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows) + (" w" if stm == 0 else " b") + " - - 0 1"
