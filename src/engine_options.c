@@ -2,6 +2,7 @@
 #include "engine_options.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 #include "engine.h"
@@ -142,7 +143,10 @@ static bool set_syzygy_path(const Option *o, int64_t value, const char *text, ch
 {
     (void)o, (void)value;
     engine_wait();
-    syzygy_init(option_text_value(text), note, nsize);
+    const char *paths = option_text_value(text);
+    size_t length;
+    if (syzygy_init(paths, note, nsize) == 0 && *paths && (length = strlen(note)) < nsize)
+        snprintf(note + length, nsize - length, ": playing without them");
     return true;
 }
 

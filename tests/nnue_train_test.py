@@ -95,10 +95,6 @@ def mirrored_fen(fen):
     return "/".join(rank[::-1] for rank in placement.split("/")) + " " + rest
 
 
-def fen_of(pieces, stm):
-    return data.pieces_to_fen(pieces, stm)
-
-
 def engine_eval(engine, net_path, fen):
     out = subprocess.run([engine, "eval", "--net", net_path] + fen.split(), capture_output=True, text=True).stdout
     m = re.search(r"^NNUE: (-?\d+) cp", out, re.M)
@@ -121,7 +117,7 @@ def check_king_mirroring(engine, data_path, plain_path, pieces, stm, work):
           and fell, f"--king-mirroring: a version-{version} file; {how}")
     # Boards with the kings on every combination of wings: the recorded ones
     # and their mirror images.
-    fens = [fen_of(pieces[i], stm[i]) for i in range(len(pieces))]
+    fens = [data.pieces_to_fen(pieces[i], stm[i]) for i in range(len(pieces))]
     fens += [mirrored_fen(fen) for fen in fens]
     wings = {kings_wings(data.fen_to_pieces(fen)[0]) for fen in fens}
     mismatches = [(fen, got, want) for fen in fens
@@ -189,7 +185,7 @@ def buckets_met(fens, q):
 
 def check_king_buckets(engine, data_path, plain_path, pieces, stm, work):
     check_king_bucket_layouts()
-    fens = [fen_of(pieces[i], stm[i]) for i in range(len(pieces))]
+    fens = [data.pieces_to_fen(pieces[i], stm[i]) for i in range(len(pieces))]
     fens += [mirrored_fen(fen) for fen in fens]
     for layout, mirroring in (("home4", False), ("home8", True)):
         path = os.path.join(work, f"kings-{layout}.nnue")
@@ -345,7 +341,7 @@ def test_datagen_train_export_evaluate(tmp_path):
     pieces, stm, _, _ = data.decode(np.asarray(records[pick]))
     arithmetic, rounding, mismatches = [], [], []
     for i in range(len(pick)):
-        fen = fen_of(pieces[i], stm[i])
+        fen = data.pieces_to_fen(pieces[i], stm[i])
         quantised, floating = evaluate.evaluations(net_path, fen)
         arithmetic.append(abs(quantised - evaluate.file_weights_eval(back, fen)))
         rounding.append(abs(quantised - floating))
@@ -364,7 +360,7 @@ def test_datagen_train_export_evaluate(tmp_path):
     built_in = os.path.join(HERE, "..", "nets", "default.nnue")
     wrong = []
     for i in range(10):
-        fen = fen_of(pieces[i], stm[i])
+        fen = data.pieces_to_fen(pieces[i], stm[i])
         out = subprocess.run([engine, "eval"] + fen.split(), capture_output=True, text=True).stdout
         m = re.search(r"^NNUE: (-?\d+) cp \(side to move; built-in network", out, re.M)
         if not m or int(m.group(1)) != evaluate.evaluations(built_in, fen)[0]:
@@ -395,11 +391,11 @@ def test_datagen_train_export_evaluate(tmp_path):
     mask = np.arange(len(pieces)) % 2 == 0
     flipped = data.mirror_files(pieces, mask)
     wrong = [i for i in range(len(pieces))
-             if not np.array_equal(flipped[i], data.fen_to_pieces(mirrored_fen(fen_of(pieces[i], stm[i])))[0]
+             if not np.array_equal(flipped[i], data.fen_to_pieces(mirrored_fen(data.pieces_to_fen(pieces[i], stm[i])))[0]
                                    if mask[i] else pieces[i])]
     check(not wrong and not np.array_equal(flipped, pieces),
           f"--mirror flips exactly the chosen {mask.sum()} of {len(pieces)} boards left to right"
-          + (f"; first wrong board {fen_of(pieces[wrong[0]], stm[wrong[0]])}" if wrong else ""))
+          + (f"; first wrong board {data.pieces_to_fen(pieces[wrong[0]], stm[wrong[0]])}" if wrong else ""))
     mirror_path = os.path.join(work, "mirror.nnue")
     train.main([data_path, "--out", mirror_path, "--hidden", "32", "--epochs", "6", "--batch", "256",
                 "--lr", "0.01", "--seed", "3", "--mirror"])
@@ -421,7 +417,7 @@ def test_datagen_train_export_evaluate(tmp_path):
                 "--output-buckets", "4", "--init", net_path])
     used, mismatches, widened_wrong = set(), [], []
     for i in range(len(pick)):
-        fen = fen_of(pieces[i], stm[i])
+        fen = data.pieces_to_fen(pieces[i], stm[i])
         used.add(int(model.output_bucket((pieces[i] >= 0).sum(), 4)))
         for path, want in ((buckets_path, evaluate.evaluations(buckets_path, fen)[0]),
                            (widened_path, evaluate.evaluations(net_path, fen)[0])):

@@ -47,7 +47,7 @@ sys.path.insert(0, HERE)
 import data  # noqa: E402
 import model  # noqa: E402
 import train  # noqa: E402
-from nnue_train_test import INTEGER_TOLERANCE_CP, engine_eval, fen_of, learned  # noqa: E402
+from nnue_train_test import INTEGER_TOLERANCE_CP, engine_eval, learned  # noqa: E402
 
 # Float32 sums in another order than torch's: on 512 positions of a 32-wide
 # net the outputs agreed within 6e-8 (units of SCALE cp), the mean loss
@@ -144,7 +144,7 @@ def check_engine(engine, trainer, data_path, net_path):
     floats = {int(i): float(v) for i, v in re.findall(r"^(\d+) (-?[0-9.]+)$", r.stdout, re.M)}
     mismatches, gaps = [], []
     for i, index in enumerate(pick):
-        fen = fen_of(pieces[i], stm[i])
+        fen = data.pieces_to_fen(pieces[i], stm[i])
         us, _ = data.features(pieces[i][None, :], np.array([stm[i]]))
         them, _ = data.features(pieces[i][None, :], np.array([1 - stm[i]]))
         python = model.quantised_eval(q, us, them)

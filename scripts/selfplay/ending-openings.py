@@ -51,7 +51,7 @@ def record_files(chunks):
     return out.split()
 
 
-def wanted(board, score, score_limit):
+def ending_material(board, score, score_limit):
     """Its material signature if the position is one of these endings, else None."""
     pieces = board[board >= 0]
     if len(pieces) > MAX_PIECES or abs(int(score)) > score_limit:
@@ -82,7 +82,7 @@ def main():
     for records in data.open_records(record_files(newest_chunks(args.chunks, args.upto))):
         boards, side, score, _ = data.decode(np.asarray(records))
         for board, stm, value in zip(boards, side, score):
-            material = wanted(board, value, args.score_limit)
+            material = ending_material(board, value, args.score_limit)
             if material:
                 by_material[material].append(" ".join(data.pieces_to_fen(board, stm).split()[:4]))  # EPD: no counters
     rng = random.Random(args.seed)

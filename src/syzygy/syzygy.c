@@ -217,16 +217,16 @@ int syzygy_init(const char *paths, char *message, size_t size)
     if (!wanted)
         snprintf(message, size, "no tablebases");
     else if (files == 0)
-        snprintf(message, size, "no tablebases in '%.200s'%s%s: playing without them", paths,
+        snprintf(message, size, "no tablebases in '%.200s'%s%s", paths,
                  problem[0] ? ": " : "", problem);
     else if (!sound)
-        snprintf(message, size, "tablebases in '%.200s' not used: %s; playing without them", paths, why);
+        snprintf(message, size, "tablebases in '%.200s' not used: %s", paths, why);
     else if (init_quietly(paths) && TB_LARGEST > 0) {
         largest = (int)TB_LARGEST;
         snprintf(message, size, "tablebases: up to %d pieces from %.200s (%d WDL files)%s%s", largest, paths, files,
                  problem[0] ? "; " : "", problem);
     } else
-        snprintf(message, size, "no usable tablebases in '%.200s': playing without them", paths);
+        snprintf(message, size, "no usable tablebases in '%.200s'", paths);
     pthread_mutex_unlock(&root_lock);
     return largest;
 }

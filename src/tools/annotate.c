@@ -426,13 +426,10 @@ static int write_games(const GameList *list, const int *fds, int workers, FILE *
  * a review without them would look the same. */
 static bool load_tablebases(const char *path)
 {
-    char note[256];
-    if (option_set("SyzygyPath", path, note, sizeof note) && syzygy_largest() > 0)
+    char message[512];
+    if (syzygy_init(path, message, sizeof message) > 0)
         return true;
-    char *cut = strstr(note, ": playing without them"); /* the engine's words for a GUI */
-    if (cut)
-        *cut = '\0';
-    fprintf(stderr, "annotate: --syzygy: %s\n", note);
+    fprintf(stderr, "annotate: --syzygy: %s\n", message);
     return false;
 }
 
