@@ -144,9 +144,10 @@ static bool set_syzygy_path(const Option *o, int64_t value, const char *text, ch
     (void)o, (void)value;
     engine_wait();
     const char *paths = option_text_value(text);
-    size_t length;
-    if (syzygy_init(paths, note, nsize) == 0 && *paths && (length = strlen(note)) < nsize)
+    if (syzygy_init(paths, note, nsize) == 0 && *paths) {
+        size_t length = strlen(note);
         snprintf(note + length, nsize - length, ": playing without them");
+    }
     return true;
 }
 
