@@ -39,6 +39,8 @@ time management that the driver's scheduling must not move:
     ms, j = eng.latency(i, r"^go", r"^bestmove")   engine ms, command read -> reply written
     eng.trace_find(i, "<", r"^stop$")              (index, engine ms, text)
     eng.pickup(i, r"^isready$")      ms the line waited in the pipe unread
+    eng.span                         (from, to) engine ms of the last two: what
+                                     scripts/freezewatch.py is asked about
 
     uci = UciEngine(path, ("Hash value 64",))   an engine over UCI, options set
     uci.command("go nodes 1000", until="bestmove")   the lines, split in words
@@ -109,6 +111,7 @@ class Engine:
         self.min_wait = 0.0      # expect() waits at least this long (a liveness floor)
         self.written = None      # now() when the last send_raw's write had returned
         self.trace = []          # its entries so far: (engine ms, "<" or ">", text)
+        self.span = None         # (from, to) engine ms of the last latency() or pickup()
         self._trace_pos = 0
         self.proc = subprocess.Popen([*prefix, self.path, *args], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -242,6 +245,7 @@ class Engine:
         scheduling. Returns (ms, index of the reply's entry)."""
         i, t_in, _ = self.trace_find(start, "<", command, timeout)
         j, t_out, _ = self.trace_find(i + 1, ">", reply, timeout)
+        self.span = (t_in, t_out)
         return t_out - t_in, j
 
     def pickup(self, start, command, timeout=10.0):
@@ -250,6 +254,7 @@ class Engine:
         index `start` on: how long the line waited unread, which only the
         engine's input handling (and its threads' scheduling) decides."""
         _, ms, _ = self.trace_find(start, "<", command, timeout)
+        self.span = (self.engine_ms(self.written), ms)
         return ms - self.engine_ms(self.written)
 
     def engine_ms(self, harness_time):

@@ -85,7 +85,7 @@ syzygy-test: $(EXE)
 script-tests:
 	$(PYTEST) tests/pgn_score_test.py tests/loss_onset_test.py tests/annotate_judge_test.py \
 		tests/time_iterations_test.py tests/engine_speed_test.py tests/soak_check_test.py tests/check_references_test.py \
-		tests/script_help_test.py
+		tests/script_help_test.py tests/freezewatch_test.py
 	/usr/bin/python3 tests/wdl_fit_test.py
 	tests/check_deps_test.sh
 	tests/own_clock_test.sh

@@ -17,7 +17,7 @@ import pytest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (EVAL_FEN, START_FEN, Engine, HarnessError, Stockfish,  # noqa: E402
+from harness import (EVAL_FEN, START_FEN, Engine, HarnessError, Stockfish, TimeBounds,  # noqa: E402
                      engine_path, eval_files)
 
 THINKING = re.compile(r"^\s*(\d+)\s+([+-]?\d+)\s+(\d+)\s+(\d+)((?:\s+\d+)*)\s+(\S.*)$")
@@ -61,6 +61,7 @@ PONDER_HIT_CLOCK_MS = 170  # time 17 (0.17 s left) with a ponder hit: usermove r
 # 16 (thinking time in centiseconds): each line's time <= its write time
 # since go (+1 cs); the last >= half of it - 200 ms (measured lag 40 ms).
 MEASURED = {}
+TIMES = None    # TimeBounds (harness.py): bounds on the engine's time, less a CPU's standstill
 
 
 def measured(kind, value):
@@ -84,7 +85,8 @@ def move_in_time(eng, mark, command, seconds, what):
     seconds + ST_OVER_MS of handling `command` (engine clock)."""
     ms = took(eng, mark, command, r"^move ", what)
     measured("st N: move - N (engine ms)", ms - seconds * 1000)
-    check(ms <= seconds * 1000 + ST_OVER_MS, f"{what}: move written {ms} ms after the command, with st {seconds}")
+    TIMES.check(eng, ms, seconds * 1000 + ST_OVER_MS,
+                f"{what}: move written {ms} ms after the command, with st {seconds}")
     return ms
 
 
@@ -217,7 +219,7 @@ def s03_unbuffered():
         eng.send("ping 11")
         eng.expect(r"^pong 11$", LIVENESS_S)
         ms = took(eng, mark, r"^ping 11$", r"^pong 11$", "ping -> pong idle (engine ms)")
-        check(ms < PONG_MS, f"pong written {ms} ms after ping was read (stdout buffered?)")
+        TIMES.check(eng, ms, PONG_MS, f"pong written {ms} ms after ping was read (stdout buffered?)", below=True)
 
 
 def s04_stdin_closed():
@@ -545,7 +547,7 @@ def s14_time_controls():
         eng.send("go")
         eng.expect(MOVE, LIVENESS_S)
         ms = took(eng, trace, r"^go$", r"^move ", "time 50: go -> move (engine ms)")
-        check(ms < LOW_CLOCK_MS, f"move written {ms} ms after go with 0.5 s on the clock")
+        TIMES.check(eng, ms, LOW_CLOCK_MS, f"move written {ms} ms after go with 0.5 s on the clock", below=True)
 
 
 def s15_nps():
@@ -638,9 +640,10 @@ def s17_ping_while_thinking():
         # answered at once, both on the engine's clock.
         wait = eng.pickup(trace, r"^ping 8$", LIVENESS_S)
         measured("ping written -> read, pondering (ms)", wait)
-        check(wait <= PICKUP_MS, f"ping read by the engine {wait:.0f} ms after it was written, while pondering")
+        TIMES.check(eng, wait, PICKUP_MS,
+                    f"ping read by the engine {wait:.0f} ms after it was written, while pondering")
         ms = took(eng, trace, r"^ping 8$", r"^pong 8$", "ping -> pong pondering (engine ms)")
-        check(ms < PONDER_PONG_MS, f"pong written {ms} ms after ping was read, while pondering")
+        TIMES.check(eng, ms, PONDER_PONG_MS, f"pong written {ms} ms after ping was read, while pondering", below=True)
         eng.expect_none(r"^move ", 0.5, sync=("ping 9", r"^pong 9$"))
 
 
@@ -675,7 +678,8 @@ def s27_ponder_hit_with_a_fallen_clock():
                 eng.send(line)
             eng.expect(MOVE, LIVENESS_S)
             ms = took(eng, trace, r"^usermove ", r"^move ", "ponder hit, 0.17 s left: usermove -> move (engine ms)")
-            check(ms < PONDER_HIT_CLOCK_MS, f"move written {ms} ms after a ponder hit with 0.17 s on the clock")
+            TIMES.check(eng, ms, PONDER_HIT_CLOCK_MS,
+                        f"move written {ms} ms after a ponder hit with 0.17 s on the clock", below=True)
             return
     raise HarnessError("no predicted reply to ponder on in 3 games")
 
@@ -690,7 +694,7 @@ def s18_move_now():
         eng.send("?")
         eng.expect(MOVE, LIVENESS_S)
         ms = took(eng, trace, r"^\?$", r"^move ", "? -> move (engine ms)")
-        check(ms < MOVE_NOW_MS, f"move written {ms} ms after '?' was read")
+        TIMES.check(eng, ms, MOVE_NOW_MS, f"move written {ms} ms after '?' was read", below=True)
         eng.send("nopost")
         eng.send("force")
         eng.send("?")
@@ -1123,9 +1127,12 @@ SCENARIOS = [
 def oracle_and_measures():
     """The oracle closed and, with CECP_MEASURE=1, the worst measured values
     printed at the end."""
+    global TIMES
     path = engine_path()
     assert os.access(path, os.X_OK), f"cecp_test: no engine at {path}"
+    TIMES = TimeBounds()
     yield
+    TIMES.close()
     if os.environ.get("CECP_MEASURE"):
         for kind, (value, where) in sorted(MEASURED.items()):
             print("measured  %-44s %9.3f  (scenario %s)" % (kind, value, where))

@@ -7,6 +7,8 @@ re-exported here):
                                      failure, always killed at the end
     nets = eval_files(directory)     NNUE files for the EvalFile option,
                                      made from nets/default.nnue (see there)
+    times = TimeBounds()             bounds on the engine's own time:
+    times.check(eng, ms, limit, what)  HarnessError unless met
     engine_path()                    $BACHESS, then ./bachess
 
 Standard library only.
@@ -17,6 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 from enginedriver import Engine, HarnessError, Stockfish, UciEngine  # noqa: E402,F401
+from freezewatch import FreezeWatch  # noqa: E402
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 DEFAULT_NET = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nets", "default.nnue")
@@ -95,3 +98,31 @@ class session:
             value.engine_dump = self.eng.dump()
         self.eng.kill()
         return False
+
+
+class TimeBounds:
+    """Bounds on the engine's time, measured on its own clock (ConnTrace),
+    held on the time the machine ran. A virtual machine's CPU can stand
+    still while the engine's clock runs on: on the shared 2-core machine,
+    with both cores busy, single CPUs stopped for 100 to 549 ms at a time
+    (scripts/freezewatch.py). Those ms are not the engine's."""
+
+    def __init__(self):
+        self.watch = FreezeWatch()
+
+    def check(self, eng, ms, limit, message, below=False):
+        """HarnessError unless `ms`, timed over eng.span (the engine's last
+        latency() or pickup()), is at most `limit` (under it with `below`)
+        once the ms of the span in which a CPU stood still are taken out.
+        Within the bound, the watchers are not asked."""
+        if (ms < limit) if below else (ms <= limit):
+            return
+        frozen = self.watch.frozen_ms(*eng.span)
+        ok = (ms - frozen < limit) if below else (ms - frozen <= limit)
+        print("    %s: %.0f ms over the bound of %.0f ms; a CPU stood still %.0f ms of the time: %s"
+              % (message, ms - limit, limit, frozen, "not the engine's" if ok else "the engine's"), flush=True)
+        if not ok:
+            raise HarnessError("%s (a CPU of the machine stood still %.0f ms of it)" % (message, frozen))
+
+    def close(self):
+        self.watch.close()
