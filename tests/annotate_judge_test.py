@@ -50,6 +50,7 @@ JUDGED_SETS = {
     "fresh-set": (30, {1: 332, 2: 122, 3: 126}),
     "third-set": (30, {1: 281, 2: 102, 3: 117}),
     "fourth-set": (30, {1: 277, 2: 86, 3: 105}),
+    "fifth-set": (30, {1: 275, 2: 117, 3: 94}),
 }
 NO_STOCKFISH = "/nonexistent/stockfish"  # any search would fail loudly
 
