@@ -81,6 +81,9 @@ def union_within(intervals, start, end):
 
 
 class FreezeWatch:
+    """A watcher on each CPU this process may run on, started and running
+    once the constructor returns; close() ends them."""
+
     def __init__(self):
         self._cond = threading.Condition()
         self._gaps = []
