@@ -10,7 +10,7 @@ its own. Seen on a 2-core machine with both cores busy: single CPUs
 stopped for 100, 200 and 300 ms, each stop ending on the same 100 ms grid
 (the host's scheduling period); with one core busy, none in 30 s.
 
-A watcher is one process per CPU, pinned to it, that sleeps 1 ms at a time
+A watcher is one process per CPU, pinned to it, that sleeps 5 ms at a time
 and reports every wake-up more than GAP_MS after the one before, longer
 than the machine's own scheduling keeps it waiting: while it did not run,
 the CPU stood still, and any process on it waited as long. Both it and the
@@ -37,12 +37,15 @@ import threading
 import time
 
 # A wake-up this much later than the last one is a stop. The machine's own
-# scheduling kept the 1 ms sleeper waiting at most 48 ms (two games, two
+# scheduling kept a 1 ms sleeper waiting at most 48 ms (two games, two
 # niced self-play workers and the watchers on two CPUs); the host's stops
 # are 100 ms and more.
 GAP_MS = 50.0
 HEARTBEAT_MS = 20.0   # a watcher reports that it runs at least this often
-SLEEP_S = 0.001
+# A stop is measured from the last wake-up before it to the first after it,
+# so up to this much of a reported stop may be time the watcher slept; 5 ms
+# against stops of 100 ms, at about 1 % of a CPU a watcher.
+SLEEP_S = 0.005
 # Liveness limit of frozen_ms()'s wait for every watcher to have run past
 # the interval's end: a stop is only reported when the watcher runs again.
 # The longest stop seen was 549 ms.
