@@ -24,7 +24,7 @@ compare directly.
 
 The engine may run on any CPU and move between them, so frozen_ms() counts
 a moment in which any CPU stood still; a test takes those ms out of a time
-that is over its bound (tests/conformance/uci_test.py, check_time()).
+that is over its bound (TimeBounds in tests/conformance/harness.py).
 
 Run as `freezewatch.py --cpu N` it is one watcher (what FreezeWatch starts).
 Standard library only.

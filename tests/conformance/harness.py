@@ -115,10 +115,13 @@ class TimeBounds:
         latency() or pickup()), is at most `limit` (under it with `below`)
         once the ms of the span in which a CPU stood still are taken out.
         Within the bound, the watchers are not asked."""
-        if (ms < limit) if below else (ms <= limit):
+        def meets(time_ms):
+            return time_ms < limit if below else time_ms <= limit
+
+        if meets(ms):
             return
         frozen = self.watch.frozen_ms(*eng.span)
-        ok = (ms - frozen < limit) if below else (ms - frozen <= limit)
+        ok = meets(ms - frozen)
         print("    %s: %.0f ms over the bound of %.0f ms; a CPU stood still %.0f ms of the time: %s"
               % (message, ms - limit, limit, frozen, "not the engine's" if ok else "the engine's"), flush=True)
         if not ok:

@@ -20,7 +20,6 @@ import subprocess
 import sys
 import termios
 import time
-from types import SimpleNamespace
 
 import pytest
 
@@ -115,11 +114,9 @@ INFO_TIME_LAG_MS = 150   # an info line's time taken at most this long before it
 # 33e wtime 50 < 40 ms (5 ms), 33g/54 wtime -5 / 0 < 200 ms (7 ms), 41 wtime
 # 300 with Move Overhead 200 < 300 ms (1 ms), 59b movetime 2000 with
 # SyzygyPath set during it >= 1800 ms (1970 ms at least).
-#
-# A virtual machine's CPU can stand still while the engine's clock runs on:
-# on the shared machine, with both cores busy, single CPUs stopped for 100 to
-# 549 ms at a time (scripts/freezewatch.py). Those ms are not the engine's;
-# TIMES.check() (harness.TimeBounds) takes them out of a time over its bound.
+# Every upper bound on the engine's clock is checked by TIMES.check()
+# (harness.TimeBounds), which takes out of a time over its bound the ms in
+# which a CPU of the machine stood still.
 
 
 # ---- the harness, with what these tests need on top ------------------------------
@@ -416,7 +413,12 @@ def clock_check_ms(s, threads=1):
     """ms of one clock-check interval (CLOCK_CHECK_NODES of the main
     thread, which reads the clock) at the speed of search `s`, from its last
     info with nodes (of all `threads`) and time."""
-    timed = [d for d in s.infos if d.get("nodes") and "time" in d]
+    return clock_check_ms_of(s.infos, threads)
+
+
+def clock_check_ms_of(infos, threads=1):
+    """clock_check_ms() from info dicts (parse_info) alone."""
+    timed = [d for d in infos if d.get("nodes") and "time" in d]
     return CLOCK_CHECK_NODES * threads * timed[-1]["time"] / timed[-1]["nodes"] if timed else 0.0
 
 
@@ -1746,8 +1748,7 @@ def held_search(e, hold_watcher):
     before = e.read_until(r"^info depth", LIVENESS_S)
     # The bound at the speed before the hold: time_limit_ms() of the whole
     # search would count the hold in its clock-check interval.
-    bound = 1000 + clock_check_ms(SimpleNamespace(infos=[parse_info(l) for l in before if l.startswith("info")])) \
-        + MOVETIME_OVER_MS
+    bound = 1000 + clock_check_ms_of([parse_info(l) for l in before if l.startswith("info")]) + MOVETIME_OVER_MS
     for pid in pids:
         os.kill(pid, signal.SIGSTOP)
     held_from = time.monotonic() * 1000.0
