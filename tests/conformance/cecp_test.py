@@ -17,8 +17,8 @@ import pytest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (EVAL_FEN, START_FEN, Engine, HarnessError, Stockfish, TimeBounds,  # noqa: E402
-                     engine_path, eval_files)
+from harness import (EVAL_FEN, START_FEN, Engine, HarnessError, Measurements, Stockfish, TimeBounds,  # noqa: E402
+                     check, engine_path, eval_files)
 
 THINKING = re.compile(r"^\s*(\d+)\s+([+-]?\d+)\s+(\d+)\s+(\d+)((?:\s+\d+)*)\s+(\S.*)$")
 MOVE = r"^move ([a-h][1-8][a-h][1-8][qrbn]?)$"
@@ -60,16 +60,9 @@ PONDER_HIT_CLOCK_MS = 170  # time 17 (0.17 s left) with a ponder hit: usermove r
 #                            idle, 9-36 ms in 8 runs under stress-ng --cpu 2; 528-645 ms before the fix
 # 16 (thinking time in centiseconds): each line's time <= its write time
 # since go (+1 cs); the last >= half of it - 200 ms (measured lag 40 ms).
-MEASURED = {}
+MEASURES = Measurements()    # printed with CECP_MEASURE=1
+measured = MEASURES.add
 TIMES = None    # TimeBounds (harness.py): bounds on the engine's time, less a CPU's standstill
-
-
-def measured(kind, value):
-    if kind not in MEASURED or value > MEASURED[kind][0]:
-        MEASURED[kind] = (value, CURRENT[0])
-
-
-CURRENT = [""]
 
 
 def took(eng, mark, command, reply, what):
@@ -88,11 +81,6 @@ def move_in_time(eng, mark, command, seconds, what):
     TIMES.check(eng, ms, seconds * 1000 + ST_OVER_MS,
                 f"{what}: move written {ms} ms after the command, with st {seconds}")
     return ms
-
-
-def check(condition, message):
-    if not condition:
-        raise HarnessError(message)
 
 
 def stockfish():
@@ -1134,8 +1122,7 @@ def oracle_and_measures():
     yield
     TIMES.close()
     if os.environ.get("CECP_MEASURE"):
-        for kind, (value, where) in sorted(MEASURED.items()):
-            print("measured  %-44s %9.3f  (scenario %s)" % (kind, value, where))
+        MEASURES.print()
     if SF:
         SF.close()
 
@@ -1147,5 +1134,5 @@ CHOSEN = [(name, fn) for name, fn in SCENARIOS if not ONLY or name[:2] in ONLY]
 
 @pytest.mark.parametrize("name, scenario", CHOSEN, ids=[name for name, _ in CHOSEN])
 def test_cecp(name, scenario):
-    CURRENT[0] = name.split()[0]
+    MEASURES.scenario = name.split()[0]
     scenario()

@@ -9,6 +9,9 @@ re-exported here):
                                      made from nets/default.nnue (see there)
     times = TimeBounds()             bounds on the engine's own time:
     times.check(eng, ms, limit, what)  HarnessError unless met
+    check(condition, message)        a scenario's assertion: HarnessError
+    worst = Measurements()           the worst time of each kind, and the
+                                     scenario that saw it
     engine_path()                    $BACHESS, then ./bachess
 
 Standard library only.
@@ -98,6 +101,30 @@ class session:
             value.engine_dump = self.eng.dump()
         self.eng.kill()
         return False
+
+
+def check(condition, message):
+    """A scenario's assertion: HarnessError(message) unless `condition`."""
+    if not condition:
+        raise HarnessError(message)
+
+
+class Measurements:
+    """The worst value of each kind of time a run measured, and the scenario
+    that saw it: the figures behind a bound's comment (UCI_MEASURE=1,
+    CECP_MEASURE=1 print them at the end of a run)."""
+
+    def __init__(self):
+        self.worst = {}        # kind -> (worst value, scenario)
+        self.scenario = ""     # the scenario running, set by the suite
+
+    def add(self, kind, value):
+        if kind not in self.worst or value > self.worst[kind][0]:
+            self.worst[kind] = (value, self.scenario)
+
+    def print(self):
+        for kind, (value, where) in sorted(self.worst.items()):
+            print("measured  %-44s %9.3f  (scenario %s)" % (kind, value, where))
 
 
 class TimeBounds:

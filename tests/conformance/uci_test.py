@@ -121,19 +121,9 @@ INFO_TIME_LAG_MS = 150   # an info line's time taken at most this long before it
 
 # ---- the harness, with what these tests need on top ------------------------------
 
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
-
-
-MEASURED = {}        # kind -> (worst value, scenario), printed with UCI_MEASURE=1
-CURRENT = [""]       # the scenario running
-
-
-def measured(kind, value):
-    if kind not in MEASURED or value > MEASURED[kind][0]:
-        MEASURED[kind] = (value, CURRENT[0])
-
+check = harness.check
+MEASURES = harness.Measurements()    # printed with UCI_MEASURE=1
+measured = MEASURES.add
 
 
 class UciEngine(harness.Engine):
@@ -528,7 +518,7 @@ def scenario(name):
     def register(fn):
         def run():
             del ENGINES[:]
-            CURRENT[0] = name.split()[0]
+            MEASURES.scenario = name.split()[0]
             try:
                 fn()
                 # Every test: the engine is still alive and leaves within 1 s of quit.
@@ -1798,8 +1788,7 @@ def engine_and_seed():
     yield
     TIMES.close()
     if os.environ.get("UCI_MEASURE"):
-        for kind, (value, where) in sorted(MEASURED.items()):
-            print("measured  %-44s %9.3f  (scenario %s)" % (kind, value, where))
+        MEASURES.print()
     for o in (ORACLE, ORACLE960):
         if o:
             o.close()
