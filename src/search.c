@@ -448,6 +448,32 @@ static int tb_score(const Thread *t, Wdl wdl, int ply, int *bound)
     return wdl == WDL_CURSED_WIN ? SCORE_DRAW + 1 : wdl == WDL_BLESSED_LOSS ? SCORE_DRAW - 1 : SCORE_DRAW;
 }
 
+/* Step 3b of a node: the tables' verdict settles the node when its bound
+ * meets the window (stored, and returned); in a PV node a win raises the
+ * floor, a loss lowers the ceiling, and the search goes on to find the
+ * actual line. SCORE_NONE when the search goes on. */
+static int tablebase_verdict(Thread *t, int depth, int ply, bool pv_node, int *alpha, int beta, int *floor,
+                             int *ceiling)
+{
+    const Board *b = &t->board;
+    Wdl wdl;
+    if (!tb_probe_wanted(t, depth) || !syzygy_probe_wdl(b, &wdl))
+        return SCORE_NONE;
+    atomic_store_explicit(&t->tbhits, atomic_load_explicit(&t->tbhits, memory_order_relaxed) + 1, memory_order_relaxed);
+    int bound, score = tb_score(t, wdl, ply, &bound);
+    if (bound == BOUND_EXACT || (bound == BOUND_LOWER ? score >= beta : score <= *alpha)) {
+        int stored_depth = depth + TB_DEPTH_BONUS < MAX_PLY - 1 ? depth + TB_DEPTH_BONUS : MAX_PLY - 1;
+        tt_store(board_key(b), ply, MOVE_NONE, score, SCORE_NONE, stored_depth, bound);
+        return score;
+    }
+    if (pv_node && bound == BOUND_LOWER) {
+        *floor = score;
+        *alpha = *alpha > score ? *alpha : score;
+    } else if (pv_node && bound == BOUND_UPPER)
+        *ceiling = score;
+    return SCORE_NONE;
+}
+
 /* ---- the main search ----------------------------------------------------- */
 
 static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, int ply, bool cut_node);
@@ -667,6 +693,27 @@ static void update_histories(Thread *t, SearchStack *ss, Move best_move, int dep
     update_capture_history(t, best_move, depth, captures, capture_count);
 }
 
+/* Step 4 of a node: the static evaluation, the evaluator's own from the
+ * table if stored (*raw_eval, which the table keeps), moved by the
+ * correction history into ss->static_eval, and returned sharpened by a
+ * stored bound. In a singular test the node was evaluated already; in
+ * check there is none. */
+static inline __attribute__((always_inline)) int node_evaluation(Thread *t, SearchStack *ss, const TTProbe *tt,
+                                                                 bool in_check, Move excluded, int ply, int *raw_eval)
+{
+    if (in_check)
+        return ss->static_eval = SCORE_NONE;
+    if (excluded)
+        return ss->static_eval; /* same node, already evaluated */
+    *raw_eval = use_tt_eval(tt) ? tt->eval : static_evaluation(t);
+    int eval = ss->static_eval = corrected_evaluation(t, *raw_eval);
+    if (!tt->hit)
+        tt_store(board_key(&t->board), ply, MOVE_NONE, SCORE_NONE, *raw_eval, TT_DEPTH_EVAL_ONLY, BOUND_NONE);
+    if (tt->hit && bound_improves(tt, eval))
+        eval = tt->score;
+    return eval;
+}
+
 static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, int ply, bool cut_node)
 {
     const SearchOptions *o = &search_options;
@@ -709,41 +756,18 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
     if (!pv_node && !excluded && tt.hit && tt.depth >= depth && o->tt_values && bound_allows_cutoff(&tt, alpha, beta))
         return tt.score;
 
-    /* Step 3b: the tablebases. Their verdict settles the node when its bound
-     * meets the window; in a PV node a win raises the floor, a loss lowers
-     * the ceiling, and the search goes on to find the actual line. */
+    /* Step 3b: the tablebases. */
     int tb_floor = -SCORE_INFINITE, tb_ceiling = SCORE_INFINITE;
-    Wdl wdl;
-    if (!root && !excluded && tb_probe_wanted(t, depth) && syzygy_probe_wdl(b, &wdl)) {
-        atomic_store_explicit(&t->tbhits, atomic_load_explicit(&t->tbhits, memory_order_relaxed) + 1, memory_order_relaxed);
-        int bound, score = tb_score(t, wdl, ply, &bound);
-        if (bound == BOUND_EXACT || (bound == BOUND_LOWER ? score >= beta : score <= alpha)) {
-            tt_store(board_key(b), ply, MOVE_NONE, score, SCORE_NONE, depth + TB_DEPTH_BONUS < MAX_PLY - 1 ? depth + TB_DEPTH_BONUS : MAX_PLY - 1, bound);
-            return score;
-        }
-        if (pv_node && bound == BOUND_LOWER) {
-            tb_floor = score;
-            alpha = alpha > score ? alpha : score;
-        } else if (pv_node && bound == BOUND_UPPER)
-            tb_ceiling = score;
+    if (!root && !excluded) {
+        int verdict = tablebase_verdict(t, depth, ply, pv_node, &alpha, beta, &tb_floor, &tb_ceiling);
+        if (verdict != SCORE_NONE)
+            return verdict;
     }
 
-    /* Step 4: the static evaluation (from the table if stored), sharpened
-     * by a stored bound; none in check. */
+    /* Step 4: the static evaluation; none in check. */
     bool in_check = board_in_check(b);
-    int eval, raw_eval = SCORE_NONE; /* the evaluator's, stored in the table; eval is corrected */
-    if (in_check)
-        eval = ss->static_eval = SCORE_NONE;
-    else if (excluded)
-        eval = ss->static_eval; /* same node, already evaluated */
-    else {
-        raw_eval = use_tt_eval(&tt) ? tt.eval : static_evaluation(t);
-        eval = ss->static_eval = corrected_evaluation(t, raw_eval);
-        if (!tt.hit)
-            tt_store(board_key(b), ply, MOVE_NONE, SCORE_NONE, raw_eval, TT_DEPTH_EVAL_ONLY, BOUND_NONE);
-        if (tt.hit && bound_improves(&tt, eval))
-            eval = tt.score;
-    }
+    int raw_eval = SCORE_NONE; /* the evaluator's, stored in the table; eval is corrected */
+    int eval = node_evaluation(t, ss, &tt, in_check, excluded, ply, &raw_eval);
     NodeInfo node = {
         .depth = depth, .ply = ply, .pv_node = pv_node, .cut_node = cut_node, .root = root, .in_check = in_check,
         .improving = !in_check && ply >= 2 && ss[-2].static_eval != SCORE_NONE && ss->static_eval > ss[-2].static_eval,
