@@ -507,58 +507,69 @@ static void describe_move(const Board *b, const char *san, char *out, size_t siz
     snprintf(out, size, "%d%s %.24s", board_fullmove(b), b->side == WHITE ? "." : "...", san);
 }
 
-PgnStatus pgn_next(PgnReader *r, const PgnGame **game, PgnError *error)
+/* The game's end while a variation is still open: an error at the line
+ * that opened it. */
+static PgnStatus variation_not_closed(PgnReader *r, PgnError *error, int variation_line)
+{
+    return fail(r, error, variation_line, "variation opened here is not closed");
+}
+
+/* A game cut off without an end marker, by the end of the file or the
+ * next game's tags: kept as far as it goes, with its Result tag's result. */
+static PgnStatus truncated_game(PgnGame *g)
+{
+    g->truncated = true;
+    const char *tag = pgn_tag(g, "Result");
+    bool known = tag && (is_result(tag) || strcmp(tag, "*") == 0);
+    snprintf(g->result, sizeof g->result, "%s", known ? normal_result(tag) : "*");
+    return PGN_GAME;
+}
+
+/* A move of the main line, in SAN or in coordinates: played and kept. */
+static bool play_main_line_move(PgnReader *r, PgnError *error, int line)
+{
+    Board *b = r->board;
+    char what[48];
+    describe_move(b, r->text, what, sizeof what);
+    if (strcmp(r->text, "--") == 0 || strcmp(r->text, "Z0") == 0) {
+        fail(r, error, line, "%s: null moves are not supported", what);
+        return false;
+    }
+    Move m = move_from_san(b, r->text);
+    if (m == MOVE_NONE)
+        m = move_from_coordinate(b, r->text);
+    if (m == MOVE_NONE) {
+        fail(r, error, line, "%s is not a legal move", what);
+        return false;
+    }
+    if (!add_move(r, m)) {
+        fail(r, error, line, "out of memory");
+        return false;
+    }
+    board_make_move(b, m);
+    board_trim_history(b);
+    r->game.plies++;
+    return true;
+}
+
+/* The movetext, up to and including its end marker. Variations, NAGs and
+ * comments are counted and passed over; the main line is played. */
+static PgnStatus read_movetext(PgnReader *r, PgnError *error)
 {
     PgnGame *g = &r->game;
-    clear_game(g);
-    *g = (PgnGame){ .tags = g->tags, .moves = g->moves };
-    *game = g;
-
-    TokenKind t;
-    while ((t = next_token(r)) == TOK_COMMENT)
-        ; /* comments between games */
-    if (t == TOK_EOF)
-        return PGN_END;
-    g->number = ++r->games;
-    g->line = r->token_line;
-
-    /* The tag section. */
-    while (t == TOK_LBRACKET || t == TOK_COMMENT) {
-        if (t == TOK_LBRACKET && !read_tag(r, error))
-            return bad_game(r, false);
-        t = next_token(r);
-    }
-    push_back(r);
-    if (!set_start(r, error))
-        return bad_game(r, false);
-
-    /* The movetext. */
-    Board *b = r->board;
     int depth = 0, variation_line = 0;
     for (;;) {
-        t = next_token(r);
+        TokenKind t = next_token(r);
         int line = r->token_line;
         switch (t) {
-        case TOK_EOF:
         case TOK_LBRACKET:
+        case TOK_EOF:
             if (t == TOK_LBRACKET)
-                push_back(r);
-            if (depth > 0) {
-                fail(r, error, variation_line, "variation opened here is not closed");
-                return PGN_BAD_GAME;
-            }
-            /* Cut off without an end marker: the game is kept as far as it goes. */
-            g->truncated = true;
-            {
-                const char *tag = pgn_tag(g, "Result");
-                snprintf(g->result, sizeof g->result, "%s", tag && (is_result(tag) || strcmp(tag, "*") == 0) ? normal_result(tag) : "*");
-            }
-            return PGN_GAME;
+                push_back(r); /* the next game's tags */
+            return depth > 0 ? variation_not_closed(r, error, variation_line) : truncated_game(g);
         case TOK_STAR:
-            if (depth > 0) {
-                fail(r, error, variation_line, "variation opened here is not closed");
-                return PGN_BAD_GAME;
-            }
+            if (depth > 0)
+                return variation_not_closed(r, error, variation_line);
             strcpy(g->result, "*");
             return PGN_GAME;
         case TOK_LPAREN:
@@ -586,41 +597,17 @@ PgnStatus pgn_next(PgnReader *r, const PgnGame **game, PgnError *error)
             return bad_game(r, true);
         case TOK_SYMBOL:
             if (is_result(r->text)) {
-                if (depth > 0) {
-                    fail(r, error, variation_line, "variation opened here is not closed");
-                    return PGN_BAD_GAME;
-                }
+                if (depth > 0)
+                    return variation_not_closed(r, error, variation_line);
                 strcpy(g->result, normal_result(r->text));
                 return PGN_GAME;
             }
             if (depth > 0 || is_decoration(r->text))
                 break;
-            if (r->move_limit && g->plies >= r->move_limit) {
-                g->plies++;
-                break;
-            }
-            {
-                char what[48];
-                describe_move(b, r->text, what, sizeof what);
-                if (strcmp(r->text, "--") == 0 || strcmp(r->text, "Z0") == 0) {
-                    fail(r, error, line, "%s: null moves are not supported", what);
-                    return bad_game(r, true);
-                }
-                Move m = move_from_san(b, r->text);
-                if (m == MOVE_NONE)
-                    m = move_from_coordinate(b, r->text);
-                if (m == MOVE_NONE) {
-                    fail(r, error, line, "%s is not a legal move", what);
-                    return bad_game(r, true);
-                }
-                if (!add_move(r, m)) {
-                    fail(r, error, line, "out of memory");
-                    return bad_game(r, true);
-                }
-                board_make_move(b, m);
-                board_trim_history(b);
-                g->plies++;
-            }
+            if (r->move_limit && g->plies >= r->move_limit)
+                g->plies++; /* counted, not played */
+            else if (!play_main_line_move(r, error, line))
+                return bad_game(r, true);
             break;
         case TOK_STRING:
         case TOK_BAD_STRING:
@@ -631,6 +618,33 @@ PgnStatus pgn_next(PgnReader *r, const PgnGame **game, PgnError *error)
             return bad_game(r, true);
         }
     }
+}
+
+PgnStatus pgn_next(PgnReader *r, const PgnGame **game, PgnError *error)
+{
+    PgnGame *g = &r->game;
+    clear_game(g);
+    *g = (PgnGame){ .tags = g->tags, .moves = g->moves };
+    *game = g;
+
+    TokenKind t;
+    while ((t = next_token(r)) == TOK_COMMENT)
+        ; /* comments between games */
+    if (t == TOK_EOF)
+        return PGN_END;
+    g->number = ++r->games;
+    g->line = r->token_line;
+
+    /* The tag section. */
+    while (t == TOK_LBRACKET || t == TOK_COMMENT) {
+        if (t == TOK_LBRACKET && !read_tag(r, error))
+            return bad_game(r, false);
+        t = next_token(r);
+    }
+    push_back(r);
+    if (!set_start(r, error))
+        return bad_game(r, false);
+    return read_movetext(r, error);
 }
 
 /* ---- writing --------------------------------------------------------------- */
