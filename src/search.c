@@ -625,6 +625,27 @@ static int late_move_reduction(const Thread *t, const SearchStack *ss, const Nod
     return r > 0 ? r : 0;
 }
 
+/* Step 10 of a node for one move: is it pruned at shallow depth (the
+ * caller still spares a move that gives check)? Late-move pruning is asked
+ * first: it needs no history, and once it prunes, it prunes every quiet
+ * move after, so the history is then read only for a move that gives
+ * check. Otherwise the move's continuation history is read into mi
+ * (*continuation_read) for history pruning. *rest_pruned: late-move or
+ * futility pruning took the move, and so takes every quiet move after. */
+static inline __attribute__((always_inline)) bool shallow_prunes(const Board *b, const NodeInfo *node, MoveInfo *mi,
+                                                                 int alpha, Move tt_move, bool *rest_pruned,
+                                                                 bool *continuation_read)
+{
+    bool non_pawn = board_has_non_pawn_material(b, b->side);
+    if (non_pawn && late_move_prunes(node, mi))
+        return *rest_pruned = true;
+    if (!mi->noisy)
+        mi->continuation = continuation_score(b, mi->move, node->continuation);
+    *continuation_read = true;
+    return history_prunes(node, mi, mi->move == tt_move)
+        || (non_pawn && futility_or_see_prunes(b, node, mi, alpha, rest_pruned));
+}
+
 /* Searches the move just made, NegaScout's way: the first move of a PV
  * node with the full window; any other with a null window — first at a
  * reduced depth when LMR applies, then at full depth if the reduced search
@@ -831,23 +852,11 @@ static int search(Thread *t, SearchStack *ss, int alpha, int beta, int depth, in
         MoveInfo mi = { .move = m, .noisy = noisy, .move_count = ++move_count, .continuation = 0 };
 
         /* Step 10: shallow pruning of this move, unless it gives check.
-         * Late-move pruning is asked first: it needs no history, and once
-         * it prunes, it prunes every quiet move after (the history is then
-         * read only for a move that gives check). rest_pruned: late-move or
-         * futility pruning took this move, and so takes every quiet move
-         * after it. */
-        bool prune = false, rest_pruned = false, continuation_read = noisy;
-        if (!root && best > -MATE_IN_MAX) {
-            bool non_pawn = board_has_non_pawn_material(b, b->side);
-            prune = rest_pruned = non_pawn && late_move_prunes(&node, &mi);
-            if (!prune) {
-                if (!noisy)
-                    mi.continuation = continuation_score(b, m, node.continuation);
-                continuation_read = true;
-                prune = history_prunes(&node, &mi, m == tt.move)
-                     || (non_pawn && futility_or_see_prunes(b, &node, &mi, alpha, &rest_pruned));
-            }
-        }
+         * rest_pruned: late-move or futility pruning took this move, and
+         * so takes every quiet move after it. */
+        bool rest_pruned = false, continuation_read = noisy;
+        bool prune = !root && best > -MATE_IN_MAX
+                  && shallow_prunes(b, &node, &mi, alpha, tt.move, &rest_pruned, &continuation_read);
         if (prune) {
             if (!check_info_ready) {
                 check_info_init(b, &check_info);
