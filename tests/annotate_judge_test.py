@@ -51,6 +51,7 @@ JUDGED_SETS = {
     "third-set": (30, {1: 281, 2: 102, 3: 117}),
     "fourth-set": (30, {1: 277, 2: 86, 3: 105}),
     "fifth-set": (30, {1: 275, 2: 117, 3: 94}),
+    "sixth-set": (30, {1: 245, 2: 92, 3: 75}),
 }
 NO_STOCKFISH = "/nonexistent/stockfish"  # any search would fail loudly
 
