@@ -10,8 +10,8 @@ re-exported here):
     times = TimeBounds()             bounds on the engine's own time:
     times.check(eng, ms, limit, what)  HarnessError unless met
     check(condition, message)        a scenario's assertion: HarnessError
-    worst = Measurements()           the worst time of each kind, and the
-                                     scenario that saw it
+    measures = Measurements()        the worst time of each kind, and the
+    measures.add(kind, value)        scenario that saw it (.print())
     engine_path()                    $BACHESS, then ./bachess
 
 Standard library only.
