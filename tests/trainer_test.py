@@ -5,27 +5,31 @@ that `bachess datagen` makes:
 
   1. on one batch from the same weights, its outputs, mean loss and every
      weight's gradient are torch's, within float32 rounding (bounds below),
-     with SCReLU, with CReLU, and with 8 output buckets;
+     with SCReLU, with CReLU, with 8 output buckets, and with 4 king buckets
+     (home4) and 8 output buckets;
   2. with no epoch and no bias correction it writes the file model.py's
      quantise() and write_net() make of the same weights, byte for byte,
-     with one output bucket (version 1) and with 8 (version 2); with bias
+     with one output bucket (version 1), with 8 (version 2), and with king
+     buckets (version 4, the layout's map in it); with bias
      correction and 8 buckets, each bucket's output bias is
      model.correct_output_bias()'s over the records the trainer holds out;
   3. it learns (the training loss falls to less than half), and its log
      has the held-out loss of every epoch and the positions a second;
-  4. the engine evaluates the nets it wrote (one output bucket, and 8
-     trained with a schedule of lambda) exactly as Python's integer code
-     does, within the bound of nnue_train_test.py of the trainer's own float
-     evaluation of the file's weights (--evaluate);
+  4. the engine evaluates the nets it wrote (one output bucket, 8 trained
+     with a schedule of lambda, and 4 king buckets) exactly as Python's
+     integer code does, within the bound of nnue_train_test.py of the
+     trainer's own float evaluation of the file's weights (--evaluate);
   5. the same arguments give the same bytes with one thread and with two,
      and another seed other bytes; --init with no epoch writes its net back,
-     and from a one-bucket net into 8 buckets writes model.load_quantised()'s;
+     and from a one-bucket net into 8 output buckets, or into 4 king buckets,
+     writes model.load_quantised()'s;
   6. --final-lambda: the mean loss of a batch at an epoch (--check-epoch) is
      the one computed here by hand from the records and the outputs with
      that epoch's lambda, the log prints every epoch's lambda, and a
      --final-lambda equal to --lambda gives the bytes of no schedule;
   7. bad input (a missing or truncated records file, a record no datagen
-     writes, a net it cannot start from, bad arguments) is refused with a
+     writes, a net it cannot start from, bad arguments, a king bucket layout
+     that is not one) is refused with a
      message and a nonzero exit status, and no net is written.
 
     BACHESS=./bachess BACHESS_TRAIN=./bachess-train /usr/bin/python3 -m pytest tests/trainer_test.py
@@ -45,6 +49,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts", "nnue"))
 sys.path.insert(0, HERE)
 import data  # noqa: E402
+import king_buckets  # noqa: E402
 import model  # noqa: E402
 import train  # noqa: E402
 from nnue_train_test import INTEGER_TOLERANCE_CP, engine_eval, learned  # noqa: E402
@@ -64,20 +69,20 @@ def run(trainer, args):
 
 
 def read_dump(dump_path):
-    """(hidden, buckets, weights, outputs, loss, gradients) of a --gradient-check file."""
+    """(hidden, buckets, king buckets, weights, outputs, loss, gradients) of a --gradient-check file."""
     raw = open(dump_path, "rb").read()
-    hidden, count, buckets = (int(v) for v in np.frombuffer(raw[:12], "<i4"))
-    size = model.INPUTS * hidden + hidden + 2 * hidden * buckets + buckets
-    values = np.frombuffer(raw[12:], "<f4")
+    hidden, count, buckets, kings = (int(v) for v in np.frombuffer(raw[:16], "<i4"))
+    size = kings * model.INPUTS * hidden + hidden + 2 * hidden * buckets + buckets
+    values = np.frombuffer(raw[16:], "<f4")
     weights, outputs = values[:size], values[size:size + count]
-    return hidden, buckets, weights, outputs, float(values[size + count]), values[size + count + 1:]
+    return hidden, buckets, kings, weights, outputs, float(values[size + count]), values[size + count + 1:]
 
 
 def torch_net(dump_path, screlu):
     """(torch net holding the C trainer's weights, its outputs, loss, gradients, buckets) of a --gradient-check file."""
-    hidden, buckets, weights, outputs, loss, grads = read_dump(dump_path)
-    net = model.PerspectiveNet(hidden, screlu=screlu, buckets=buckets)
-    w1, b1, w2, b2 = (torch.from_numpy(a.copy()) for a in split(weights, hidden, buckets))
+    hidden, buckets, kings, weights, outputs, loss, grads = read_dump(dump_path)
+    net = model.PerspectiveNet(hidden, screlu=screlu, buckets=buckets, king_buckets=kings)
+    w1, b1, w2, b2 = (torch.from_numpy(a.copy()) for a in split(weights, hidden, buckets, kings))
     with torch.no_grad():
         net.ft.weight.copy_(w1.reshape(-1, hidden))
         net.ft_bias.copy_(b1)
@@ -86,24 +91,38 @@ def torch_net(dump_path, screlu):
     return net, outputs, loss, grads, len(outputs), buckets
 
 
-def split(vector, hidden, buckets=1):
+def split(vector, hidden, buckets=1, kings=1):
     """A flat weights-shaped array as (input weights, input bias, output weights, output bias)."""
-    n, out = model.INPUTS * hidden, 2 * hidden * buckets
+    n, out = kings * model.INPUTS * hidden, 2 * hidden * buckets
     return vector[:n], vector[n:n + hidden], vector[n + hidden:n + hidden + out], vector[n + hidden + out:]
 
 
-def check_gradient(trainer, data_path, work, crelu, buckets=1):
+def king_args(layout):
+    return ["--king-buckets", layout] if layout else []
+
+
+def king_map_of(layout):
+    return king_buckets.parse(layout) if layout else None
+
+
+def check_gradient(trainer, data_path, work, crelu, buckets=1, kings=None):
     dump = os.path.join(work, "gradient.bin")
     args = [data_path, "--gradient-check", dump, "--hidden", str(HIDDEN), "--batch", str(BATCH), "--seed", "3",
             "--lambda", "0.25", "--k", "175", "--output-buckets", str(buckets)] + (["--crelu"] if crelu else [])
-    r = run(trainer, args)
-    name = ("CReLU" if crelu else "SCReLU") + (f", {buckets} output buckets" if buckets > 1 else "")
+    r = run(trainer, args + king_args(kings))
+    name = (("CReLU" if crelu else "SCReLU") + (f", {buckets} output buckets" if buckets > 1 else "")
+            + (f", king buckets {kings}" if kings else ""))
     check(r.returncode == 0, f"--gradient-check ({name}) runs", detail=r.stderr)
     net, outputs, loss, grads, count, dumped_buckets = torch_net(dump, screlu=not crelu)
-    batch = train.batch_tensors(data.RecordFiles([data_path]).take(np.arange(count)), buckets=buckets)
+    batch = train.batch_tensors(data.RecordFiles([data_path]).take(np.arange(count)), buckets=buckets,
+                                king_map=king_map_of(kings))
     used = np.unique(batch[6].numpy())
     check(dumped_buckets == buckets and (buckets == 1 or len(used) >= 3),
           f"{name}: the batch's positions fall in output buckets {used.tolist()}")
+    if kings:
+        blocks = np.unique(np.concatenate([batch[0].numpy(), batch[2].numpy()]) // model.INPUTS)
+        check(net.king_buckets == king_buckets.count(king_map_of(kings)) and len(blocks) >= 3,
+              f"{name}: the batch's perspectives read king buckets {blocks.tolist()}")
     torch_out = net(*batch[:4], batch[6]).detach().numpy()
     torch_loss = train.loss_of(net, batch, 175.0, 0.25)
     torch_loss.backward()
@@ -112,7 +131,7 @@ def check_gradient(trainer, data_path, work, crelu, buckets=1):
     out_err = float(np.abs(outputs - torch_out).max())
     loss_err = abs(loss - torch_loss.item()) / torch_loss.item()
     grad_errs = [float(np.abs(c - t).max() / max(np.abs(t).max(), 1e-30))
-                 for c, t in zip(split(grads, HIDDEN, buckets), torch_grads)]
+                 for c, t in zip(split(grads, HIDDEN, buckets, net.king_buckets), torch_grads)]
     check(out_err <= OUTPUT_TOLERANCE and loss_err <= LOSS_TOLERANCE,
           f"{name}, {count} positions: outputs within {out_err:.2e} of torch's (bound {OUTPUT_TOLERANCE}), "
           f"mean loss {loss:.6f} within {loss_err:.1e} relative (bound {LOSS_TOLERANCE})")
@@ -122,55 +141,64 @@ def check_gradient(trainer, data_path, work, crelu, buckets=1):
     return net
 
 
-def check_quantisation(trainer, data_path, net, work, buckets=1):
+def check_quantisation(trainer, data_path, net, work, buckets=1, kings=None):
     """No epoch, no bias correction: the file of the starting weights is model.py's."""
     c_path, py_path = os.path.join(work, "start.nnue"), os.path.join(work, "start-py.nnue")
     r = run(trainer, [data_path, "--out", c_path, "--hidden", str(HIDDEN), "--epochs", "0", "--seed", "3",
-                      "--no-bias-correction", "--output-buckets", str(buckets)])
-    model.write_net(py_path, model.quantise(net))
+                      "--no-bias-correction", "--output-buckets", str(buckets)] + king_args(kings))
+    model.write_net(py_path, model.quantise(net, king_map=king_map_of(kings)))
     c_bytes = open(c_path, "rb").read() if r.returncode == 0 else b""
-    same = c_bytes == open(py_path, "rb").read() and model.read_net(c_path)["w2"].shape[0] == buckets
-    check(same, f"the C trainer's file of its starting weights ({buckets} output bucket(s), version "
+    same = (c_bytes == open(py_path, "rb").read() and model.read_net(c_path)["w2"].shape[0] == buckets
+            and model.read_net(c_path)["king_map"] == king_map_of(kings))
+    check(same, f"the C trainer's file of its starting weights ({buckets} output bucket(s), "
+          f"king buckets {kings or 'none'}, version "
           f"{c_bytes[8] if c_bytes else '?'}) is model.py's quantise() and write_net(), byte for byte",
           detail=r.stderr)
 
 
 def check_engine(engine, trainer, data_path, net_path):
     q = model.read_net(net_path)
+    king_map = q["king_map"]
     records = data.open_records([data_path])[0]
     pick = np.linspace(0, len(records) - 1, 60).astype(int)
     pieces, stm, _, _ = data.decode(np.asarray(records[pick]))
     r = run(trainer, [data_path, "--evaluate", net_path])
     floats = {int(i): float(v) for i, v in re.findall(r"^(\d+) (-?[0-9.]+)$", r.stdout, re.M)}
-    mismatches, gaps = [], []
+    mismatches, gaps, blocks = [], [], set()
     for i, index in enumerate(pick):
         fen = data.pieces_to_fen(pieces[i], stm[i])
-        us, _ = data.features(pieces[i][None, :], np.array([stm[i]]))
-        them, _ = data.features(pieces[i][None, :], np.array([1 - stm[i]]))
+        us, _ = data.features(pieces[i][None, :], np.array([stm[i]]), king_map=king_map)
+        them, _ = data.features(pieces[i][None, :], np.array([1 - stm[i]]), king_map=king_map)
+        blocks |= set((np.concatenate([us, them]) // model.INPUTS).tolist())
         python = model.quantised_eval(q, us, them)
         engine_value = engine_eval(engine, net_path, fen)
         if engine_value != python:
             mismatches.append((fen, engine_value, python))
         gaps.append(abs(python - floats.get(int(index), float("inf"))))
-    check(not mismatches, f"the engine evaluates the C trainer's net as Python's integer code on {len(pick)} positions"
+    check(not mismatches and len(blocks) >= min(3, model.king_bucket_count(q)),
+          f"the engine evaluates the C trainer's net ({model.king_bucket_count(q)} king bucket(s), "
+          f"{len(blocks)} read) as Python's integer code on {len(pick)} positions"
           + (f"; first mismatch {mismatches[0]}" if mismatches else ""))
     check(len(floats) == len(records) and max(gaps) < INTEGER_TOLERANCE_CP,
           f"integer evaluation vs the trainer's float evaluation of the file's weights: worst {max(gaps):.3f} cp "
           f"(bound {INTEGER_TOLERANCE_CP:.3f}) over {len(pick)} positions")
 
 
-def check_init_buckets(trainer, data_path, net_path, work):
-    """--init from a one-bucket net into 8 buckets, no epoch: every bucket the
-    old output neuron, the file model.load_quantised() and quantise() make."""
+def check_init_buckets(trainer, data_path, net_path, work, buckets=8, kings=None):
+    """--init from a one-bucket net into 8 output buckets, or into king
+    buckets, no epoch: every bucket the old output neuron, or every king
+    bucket's block the old input weights; the file model.load_quantised()
+    and quantise() make."""
     c_path, py_path = os.path.join(work, "widened.nnue"), os.path.join(work, "widened-py.nnue")
     r = run(trainer, [data_path, "--out", c_path, "--hidden", str(HIDDEN), "--epochs", "0", "--init", net_path,
-                      "--output-buckets", "8"])
-    wide = model.PerspectiveNet(HIDDEN, buckets=8)
+                      "--output-buckets", str(buckets)] + king_args(kings))
+    king_map = king_map_of(kings)
+    wide = model.PerspectiveNet(HIDDEN, buckets=buckets, king_buckets=king_buckets.count(king_map))
     model.load_quantised(wide, model.read_net(net_path))
-    model.write_net(py_path, model.quantise(wide))
+    model.write_net(py_path, model.quantise(wide, king_map=king_map))
     same = r.returncode == 0 and open(c_path, "rb").read() == open(py_path, "rb").read()
-    check(same, "--init from a one-bucket net into --output-buckets 8 with no epoch writes model.load_quantised()'s "
-          "net, byte for byte", detail=r.stderr)
+    check(same, f"--init from a one-bucket net into --output-buckets {buckets}, king buckets {kings or 'none'}, with "
+          "no epoch writes model.load_quantised()'s net, byte for byte", detail=r.stderr)
 
 
 def splitmix64(state):
@@ -254,7 +282,7 @@ def check_lambda_schedule(trainer, data_path, work):
         if r.returncode != 0:
             errors.append(r.stderr.strip())
             continue
-        _, _, _, outputs, loss, _ = read_dump(dump)
+        _, _, _, _, outputs, loss, _ = read_dump(dump)
         lam = epoch_lambda(0.25, 0.75, 5, epoch)
         target = lam * result_stm + (1 - lam) / (1 + np.exp(-score_stm / 175))
         predicted = 1 / (1 + np.exp(-outputs.astype(np.float64) * model.SCALE / 175))
@@ -268,7 +296,7 @@ def check_lambda_schedule(trainer, data_path, work):
           + ", ".join(f"{c:.6f}/{h:.6f}" for c, h in losses.values()), detail="; ".join(errors))
 
 
-def check_refusals(trainer, data_path, net_path, net8_path, work):
+def check_refusals(trainer, data_path, net_path, net8_path, kings_path, work):
     truncated, bad_record, out = (os.path.join(work, n) for n in ("truncated.bin", "bad.bin", "refused.nnue"))
     raw = open(data_path, "rb").read()
     with open(truncated, "wb") as f:
@@ -284,7 +312,12 @@ def check_refusals(trainer, data_path, net_path, net8_path, work):
         ([data_path, "--out", out, "--hidden", "30"], 2, "multiple of 16"),
         ([data_path, "--out", out, "--threads", "0"], 2, "--threads 0"),
         ([data_path, "--out", out, "--lr", "fast"], 2, "--lr fast"),
-        ([data_path, "--out", out, "--king-buckets", "home4"], 2, "unknown option --king-buckets"),
+        ([data_path, "--out", out, "--king-buckets", "home5"], 2, "--king-buckets home5: wants home4, home8 or 64"),
+        ([data_path, "--out", out, "--king-buckets", ",".join(["0"] * 63)], 2, "--king-buckets 0,0"),
+        ([data_path, "--out", out, "--king-buckets", ",".join(["0"] * 63 + ["2"])], 2,
+         "a bucket below 3 is on no square"),
+        ([data_path, "--out", out, "--king-buckets", ",".join(["0"] * 63 + ["32"])], 2, "from 0 to 31"),
+        ([data_path, "--out", out, "--king-mirroring"], 2, "unknown option --king-mirroring"),
         ([data_path, "--out", out, "--epochs"], 2, "--epochs (missing)"),
         ([data_path], 2, "--out NET.nnue is required"),
         ([data_path, "--out", out, "--hidden", "64", "--init", net_path], 1, "width or activation differs"),
@@ -301,6 +334,10 @@ def check_refusals(trainer, data_path, net_path, net8_path, work):
          "8 output buckets, not 1 or --output-buckets"),
         ([data_path, "--out", out, "--hidden", str(HIDDEN), "--init", net8_path, "--output-buckets", "4"], 1,
          "8 output buckets, not 1 or --output-buckets"),
+        ([data_path, "--out", out, "--hidden", str(HIDDEN), "--init", kings_path, "--king-buckets", "home8"], 1,
+         "4 king buckets, not 1 or the layout of --king-buckets"),
+        ([data_path, "--out", out, "--hidden", str(HIDDEN), "--init", kings_path], 1,
+         "4 king buckets, not 1 or the layout of --king-buckets"),
     ]
     wrong = []
     for args, status, message in cases:
@@ -328,6 +365,8 @@ def test_trainer():
     net8 = check_gradient(trainer, data_path, work, crelu=False, buckets=8)
     check_quantisation(trainer, data_path, net8, work, buckets=8)
     check_bias_correction(trainer, data_path, net8, work)
+    net_kings = check_gradient(trainer, data_path, work, crelu=False, buckets=8, kings="home4")
+    check_quantisation(trainer, data_path, net_kings, work, buckets=8, kings="home4")
     check_lambda_schedule(trainer, data_path, work)
 
     net_path = os.path.join(work, "net.nnue")
@@ -356,6 +395,7 @@ def test_trainer():
           "--init with no epoch writes the net it started from, byte for byte", detail=r.stderr)
 
     check_init_buckets(trainer, data_path, net_path, work)
+    check_init_buckets(trainer, data_path, net_path, work, buckets=1, kings="home4")
 
     # 8 output buckets, lambda from 0.25 to 0.5 over the 6 epochs
     net8_path, flat = os.path.join(work, "net8.nnue"), os.path.join(work, "flat.nnue")
@@ -376,4 +416,13 @@ def test_trainer():
           and not re.search(r", lambda [0-9.]+$", log, re.M),
           "--final-lambda equal to --lambda gives the bytes of no schedule, and no lambda in the epochs' lines")
 
-    check_refusals(trainer, data_path, net_path, net8_path, work)
+    # 4 king buckets: the engine reads the version-4 file as Python does
+    kings_path = os.path.join(work, "kings.nnue")
+    r = run(trainer, train_args(3) + ["--out", kings_path, "--threads", "2", "--king-buckets", "home4"])
+    log = open(kings_path + ".log").read() if r.returncode == 0 else r.stderr
+    fell, how = learned(log)
+    check(fell and "4 king buckets" in log and "net: 3072 -> 32 x 2" in log and open(kings_path, "rb").read()[8] == 4,
+          f"4 king buckets (home4): it learns ({how}), writes a version-4 file, and its log says so")
+    check_engine(engine, trainer, data_path, kings_path)
+
+    check_refusals(trainer, data_path, net_path, net8_path, kings_path, work)

@@ -6,7 +6,7 @@
  *       [--batch 16384] [--lr 0.001] [--final-lr 0] [--lambda 0.5] [--k 400]
  *       [--positions N] [--seed 1] [--crelu] [--mirror] [--threads 1..8]
  *       [--init NET.nnue] [--no-bias-correction] [--output-buckets 1..16]
- *       [--final-lambda L]
+ *       [--final-lambda L] [--king-buckets home4|home8|MAP]
  *   bachess-train RECORDS... --gradient-check OUT [--batch B] [--check-epoch E] [...]
  *   bachess-train RECORDS... --evaluate NET.nnue [--positions N]
  *
@@ -109,8 +109,16 @@ static void say_command(int argc, char **argv)
     free(line);
 }
 
-/* The starting weights of --init, checked against --hidden, --crelu and
- * --output-buckets (a one-bucket net fills every bucket). */
+/* Whether a net's king buckets can start a net of --king-buckets: one
+ * bucket fills every bucket, else the same layout. */
+static bool king_buckets_fit(const KingBuckets *file, const KingBuckets *wanted)
+{
+    return file->count == 1 || (file->count == wanted->count && !memcmp(file->bucket, wanted->bucket, 64));
+}
+
+/* The starting weights of --init, checked against --hidden, --crelu,
+ * --output-buckets and --king-buckets (a one-bucket net fills every bucket
+ * of each kind). */
 static bool load_start(const Options *o, Weights *start, char *error, size_t esize)
 {
     QuantisedNet q;
@@ -122,8 +130,12 @@ static bool load_start(const Options *o, Weights *start, char *error, size_t esi
     else if (q.buckets != 1 && q.buckets != o->output_buckets) {
         snprintf(error, esize, "--init %s: %d output buckets, not 1 or --output-buckets", o->init, q.buckets);
         fits = false;
+    } else if (!king_buckets_fit(&q.kings, &o->kings)) {
+        snprintf(error, esize, "--init %s: %d king buckets, not 1 or the layout of --king-buckets", o->init,
+                 q.kings.count);
+        fits = false;
     }
-    bool ok = fits && netfile_dequantise(&q, o->output_buckets, start);
+    bool ok = fits && netfile_dequantise(&q, o->output_buckets, o->kings.count, start);
     netfile_free(&q);
     return ok;
 }
@@ -137,7 +149,7 @@ static int write_net(const Options *o, const Trainer *t)
     char error[ERROR_SIZE];
     QuantisedNet q;
     Weights rounded;
-    if (!netfile_quantise(&t->weights, &q) || !netfile_dequantise(&q, q.buckets, &rounded))
+    if (!netfile_quantise(&t->weights, &t->kings, &q) || !netfile_dequantise(&q, q.buckets, q.kings.count, &rounded))
         return failure("out of memory");
     if (!o->no_bias_correction) {
         double bucket_shift[MAX_OUTPUT_BUCKETS];
@@ -171,15 +183,17 @@ static int train(const Options *o, Trainer *t, const char *records_named)
 {
     say("data: %zu positions from %s; %zu for training, %zu held out in whole runs of records",
         t->records->count, records_named, t->training_count, t->held_out_count);
-    char schedule[64] = "", buckets[64] = "", lambdas[64] = "";
+    char schedule[64] = "", buckets[128] = "", lambdas[64] = "";
     if (o->final_lr > 0)
         snprintf(schedule, sizeof schedule, " falling to %g", o->final_lr);
     if (o->output_buckets > 1)
         snprintf(buckets, sizeof buckets, ", %d output buckets by piece count", o->output_buckets);
+    if (o->kings.count > 1)
+        snprintf(buckets + strlen(buckets), sizeof buckets - strlen(buckets), ", %d king buckets", o->kings.count);
     if (lambda_varies(o))
         snprintf(lambdas, sizeof lambdas, " moving to %g", o->final_lambda);
-    say("net: 768 -> %d x 2 -> 1, %s%s; K %g, lambda %g%s, lr %g%s, batch %d, seed %llu, bachess-train (C), "
-        "%d thread(s), %d slices a batch%s", o->hidden, o->crelu ? "CReLU" : "SCReLU", buckets, o->k, o->lambda,
+    say("net: %d -> %d x 2 -> 1, %s%s; K %g, lambda %g%s, lr %g%s, batch %d, seed %llu, bachess-train (C), "
+        "%d thread(s), %d slices a batch%s", o->kings.count * INPUTS, o->hidden, o->crelu ? "CReLU" : "SCReLU", buckets, o->k, o->lambda,
         lambdas, o->lr, schedule, o->batch, (unsigned long long)o->seed, o->threads, SHARDS,
         o->mirror ? ", mirrored left to right at random" : "");
     say("epoch 0: held-out loss %.6f", trainer_loss(t, &t->weights, t->held_out, t->held_out_count));
@@ -203,8 +217,8 @@ static int train(const Options *o, Trainer *t, const char *records_named)
     return write_net(o, t);
 }
 
-/* --gradient-check: the width, the record count and the output buckets
- * (int32), then the weights, the outputs and the mean loss of the first
+/* --gradient-check: the width, the record count, the output buckets and
+ * the king buckets (int32), then the weights, the outputs and the mean loss of the first
  * --batch records, and that batch's gradient, as float32 in one file; the
  * loss is that of the lambda of epoch --check-epoch. */
 static int gradient_check(const Options *o, Trainer *t)
@@ -217,13 +231,13 @@ static int gradient_check(const Options *o, Trainer *t)
     for (size_t i = 0; i < count; i++) {
         Position p;
         indices[i] = (uint32_t)i;
-        records_decode(t->records, i, false, &p);
+        records_decode(t->records, i, false, &t->kings, &p);
         outputs[i] = model_output(&t->weights, &p);
     }
     t->loss.lambda = (float)lambda_of(o, o->check_epoch);
     float loss = (float)trainer_batch_gradient(t, indices, count);
     FILE *out = fopen(o->gradient_check, "wb");
-    int32_t head[3] = { o->hidden, (int32_t)count, o->output_buckets };
+    int32_t head[4] = { o->hidden, (int32_t)count, o->output_buckets, o->kings.count };
     bool ok = out && fwrite(head, sizeof head, 1, out) == 1
               && fwrite(t->weights.storage, sizeof(float), t->weights.size, out) == t->weights.size
               && fwrite(outputs, sizeof(float), count, out) == count && fwrite(&loss, sizeof loss, 1, out) == 1
@@ -243,13 +257,14 @@ static int evaluate(const Options *o, const RecordSet *records)
     Weights w;
     if (!netfile_read(&q, o->evaluate, error, sizeof error))
         return failure(error);
-    bool ok = netfile_dequantise(&q, q.buckets, &w);
+    KingBuckets kings = q.kings;
+    bool ok = netfile_dequantise(&q, q.buckets, kings.count, &w);
     netfile_free(&q);
     if (!ok)
         return failure("out of memory");
     for (size_t i = 0; i < records->count; i++) {
         Position p;
-        records_decode(records, i, false, &p);
+        records_decode(records, i, false, &kings, &p);
         printf("%zu %.4f\n", i, model_output(&w, &p) * SCALE);
     }
     weights_free(&w);
@@ -260,7 +275,7 @@ static const char *USAGE =
     "usage: bachess-train RECORDS... --out NET.nnue [--hidden 32] [--epochs 10] [--batch 16384]\n"
     "       [--lr 0.001] [--final-lr LR] [--lambda 0.5] [--k 400] [--positions N] [--seed 1]\n"
     "       [--crelu] [--mirror] [--threads 1..8] [--init NET.nnue] [--no-bias-correction]\n"
-    "       [--output-buckets 1..16] [--final-lambda L]\n"
+    "       [--output-buckets 1..16] [--final-lambda L] [--king-buckets home4|home8|MAP]\n"
     "       bachess-train RECORDS... --gradient-check OUT [--check-epoch E] | --evaluate NET.nnue\n"
     "RECORDS are files of 32-byte training records (docs/datagen.md; the store's through\n"
     "scripts/selfplay/store.py records). See docs/nnue.md.\n";
@@ -274,8 +289,9 @@ static int run(const Options *o, const RecordSet *records, int argc, char **argv
     if (o->init && !load_start(o, &start, error, sizeof error))
         return failure(error);
     Trainer t;
-    bool ready = trainer_init(&t, records, o->hidden, o->output_buckets, !o->crelu, o->init ? &start : NULL,
-                              (LossShape){ (float)o->lambda, (float)o->k }, o->seed, o->threads, o->mirror);
+    NetShape shape = { .hidden = o->hidden, .buckets = o->output_buckets, .kings = o->kings, .screlu = !o->crelu };
+    bool ready = trainer_init(&t, records, &shape, o->init ? &start : NULL, (LossShape){ (float)o->lambda, (float)o->k },
+                              o->seed, o->threads, o->mirror);
     weights_free(&start);
     if (!ready)
         return failure("out of memory");

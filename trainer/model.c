@@ -13,17 +13,17 @@ enum {
     MAX_WIDTH = 8, /* vectors of sums in registers at once */
 };
 
-bool weights_alloc(Weights *w, int hidden, int buckets, bool screlu)
+bool weights_alloc(Weights *w, int hidden, int buckets, int king_buckets, bool screlu)
 {
-    size_t n = (size_t)hidden, b = (size_t)buckets;
-    size_t size = INPUTS * n + n + 2 * n * b + b;
+    size_t n = (size_t)hidden, b = (size_t)buckets, rows = (size_t)king_buckets * INPUTS;
+    size_t size = rows * n + n + 2 * n * b + b;
     float *block = aligned_alloc(64, (size * sizeof(float) + 63) / 64 * 64);
     if (!block)
         return false;
     memset(block, 0, size * sizeof(float));
-    *w = (Weights){ .hidden = hidden, .buckets = buckets, .screlu = screlu, .input_weights = block,
-                    .input_bias = block + INPUTS * n, .output_weights = block + INPUTS * n + n,
-                    .output_bias = block + INPUTS * n + n + 2 * n * b, .storage = block, .size = size };
+    *w = (Weights){ .hidden = hidden, .buckets = buckets, .king_buckets = king_buckets, .screlu = screlu,
+                    .input_weights = block, .input_bias = block + rows * n, .output_weights = block + rows * n + n,
+                    .output_bias = block + rows * n + n + 2 * n * b, .storage = block, .size = size };
     return true;
 }
 
@@ -37,7 +37,7 @@ void weights_randomise(Weights *w, uint64_t seed)
 {
     uint64_t state = seed;
     size_t n = (size_t)w->hidden;
-    for (size_t i = 0; i < INPUTS * n; i++)
+    for (size_t i = 0; i < weights_input_rows(w) * n; i++)
         w->input_weights[i] = rng_normal(&state, 0.0f, 0.1f);
     for (size_t i = 0; i < 2 * n * (size_t)w->buckets; i++)
         w->output_weights[i] = rng_unit(&state) * 0.2f - 0.1f;

@@ -2,7 +2,9 @@
 /*
  * model.h — the float perspective network 768 -> N x 2 -> 1 the trainer
  * fits, the one scripts/nnue/model.py defines: each side's hidden layer is
- * the input bias plus the input weights of its active features, the output
+ * the input bias plus the input weights of its active features (with K king
+ * buckets, K blocks of 768 rows, records_decode() placing each perspective's
+ * features in its own king's block), the output
  * one neuron over both layers (the side to move's first) through SCReLU
  * (clamp to [0, 1], squared) or CReLU (clamp), in units of SCALE
  * centipawns. With B output buckets there are B such neurons, and a
@@ -27,8 +29,9 @@ enum { SCALE = 400, MAX_HIDDEN = 512, HIDDEN_STEP = 16, MAX_OUTPUT_BUCKETS = 16 
 /* The weights of the network, or (the same shape) their gradient. */
 typedef struct {
     int hidden, buckets;   /* buckets: output buckets, 1 to MAX_OUTPUT_BUCKETS */
+    int king_buckets;      /* K blocks of INPUTS input weights (records_decode() says which) */
     bool screlu;
-    float *input_weights; /* [INPUTS][hidden], feature by feature */
+    float *input_weights; /* [K * INPUTS][hidden], feature by feature */
     float *input_bias;    /* [hidden] */
     float *output_weights; /* [buckets][2 * hidden], each bucket's side to move's half first */
     float *output_bias;    /* [buckets] */
@@ -41,8 +44,11 @@ typedef struct {
     float lambda, k;
 } LossShape;
 
-bool weights_alloc(Weights *w, int hidden, int buckets, bool screlu);
+bool weights_alloc(Weights *w, int hidden, int buckets, int king_buckets, bool screlu);
 void weights_free(Weights *w);
+/* The rows of input weights: INPUTS for each king bucket. */
+static inline size_t weights_input_rows(const Weights *w) { return (size_t)w->king_buckets * INPUTS; }
+
 /* train.py's start: input weights normal(0, 0.1), output weights
  * uniform(-0.1, 0.1) (bucket after bucket: one bucket draws what it always
  * did), biases zero. */

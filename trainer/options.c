@@ -86,6 +86,8 @@ static bool parse_value(Options *o, const char *name, const char *value, char *e
         ok = take_double(name, value, 0, 1, false, &o->lambda, error, esize);
     } else if (!strcmp(name, "--final-lambda")) {
         ok = take_double(name, value, 0, 1, false, &o->final_lambda, error, esize);
+    } else if (!strcmp(name, "--king-buckets")) {
+        ok = king_buckets_parse(value, &o->kings, error, esize);
     } else if (!strcmp(name, "--k")) {
         ok = take_double(name, value, 0, 100000, true, &o->k, error, esize);
     } else {
@@ -109,6 +111,7 @@ bool options_parse(Options *o, int argc, char **argv, char *error, size_t esize)
     /* train.py's defaults */
     *o = (Options){ .hidden = 32, .epochs = 10, .batch = 16384, .threads = 1, .output_buckets = 1, .check_epoch = 1,
                     .lr = 0.001, .lambda = 0.5, .final_lambda = NO_FINAL_LAMBDA, .k = 400, .seed = 1,
+                    .kings = king_buckets_none(),
                     .records = calloc((size_t)argc + 1, sizeof(char *)) };
     bool check_epoch_given = false;
     if (!o->records)

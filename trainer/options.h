@@ -1,13 +1,15 @@
 #pragma once
 /*
  * options.h — bachess-train's command line: train.py's options for the
- * net with output buckets (no king mirroring or king buckets), a schedule
+ * net with output buckets and king buckets (no king mirroring), a schedule
  * of lambda (--final-lambda), and the checks the tests use
  * (--gradient-check with --check-epoch, --evaluate).
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "king_buckets.h"
 
 typedef struct {
     char **records;     /* the record files, in order */
@@ -19,6 +21,7 @@ typedef struct {
     double final_lambda; /* the last epoch's lambda; NO_FINAL_LAMBDA: --lambda throughout */
     size_t positions;   /* at most this many records (0: all) */
     uint64_t seed;
+    KingBuckets kings;  /* --king-buckets */
     bool crelu, mirror, no_bias_correction;
 } Options;
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { PIECE_CODES = 12, RESULT_WIN = 2 };
+enum { PIECE_CODES = 12, RESULT_WIN = 2, KING_TYPE = 5 };
 
 static uint64_t read_u64(const unsigned char *p)
 {
@@ -124,23 +124,36 @@ void records_free(RecordSet *set)
     *set = (RecordSet){ 0 };
 }
 
-void records_decode(const RecordSet *set, size_t index, bool mirror, Position *out)
+/* The king bucket of `perspective`, from its own king's square on the
+ * board as decoded (rank 1 its own back rank). */
+static int king_bucket_of(const KingBuckets *kings, int king_square[2], int perspective)
+{
+    return kings->bucket[perspective == 0 ? king_square[0] : king_square[1] ^ 56];
+}
+
+void records_decode(const RecordSet *set, size_t index, bool mirror, const KingBuckets *kings, Position *out)
 {
     const unsigned char *r = set->bytes + index * RECORD_SIZE;
     uint64_t occupancy = read_u64(r);
     int stm = r[27], n = 0;
     int flip = mirror ? 7 : 0;
+    int squares[MAX_FEATURES], pieces[MAX_FEATURES], king_square[2] = { 0, 0 };
     while (occupancy) {
-        int square = __builtin_ctzll(occupancy) ^ flip;
+        squares[n] = __builtin_ctzll(occupancy) ^ flip;
         occupancy &= occupancy - 1;
-        int piece = (r[8 + n / 2] >> (4 * (n % 2))) & 15;
-        int colour = piece / 6, type = piece % 6;
-        for (int side = 0; side < 2; side++) {
-            int perspective = side == 0 ? stm : 1 - stm;
-            int seen = perspective == 0 ? square : square ^ 56;
-            out->features[side][n] = (uint16_t)((colour != perspective) * 384 + type * 64 + seen);
-        }
+        pieces[n] = (r[8 + n / 2] >> (4 * (n % 2))) & 15;
+        if (pieces[n] % 6 == KING_TYPE)
+            king_square[pieces[n] / 6] = squares[n];
         n++;
+    }
+    for (int side = 0; side < 2; side++) {
+        int perspective = side == 0 ? stm : 1 - stm;
+        int block = king_bucket_of(kings, king_square, perspective) * INPUTS;
+        for (int i = 0; i < n; i++) {
+            int colour = pieces[i] / 6, type = pieces[i] % 6;
+            int seen = perspective == 0 ? squares[i] : squares[i] ^ 56;
+            out->features[side][i] = (uint16_t)(block + (colour != perspective) * 384 + type * 64 + seen);
+        }
     }
     out->count = n;
     int16_t score = (int16_t)(uint16_t)(r[24] | r[25] << 8);

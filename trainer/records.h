@@ -8,11 +8,15 @@
  * A feature is ours * 384 + type * 64 + square from one side's point of
  * view: "ours" is 1 for the other side's pieces, as in scripts/nnue/data.py,
  * and the square is mirrored vertically for Black. With `mirror` the board
- * is read mirrored left to right (a-file <-> h-file) first.
+ * is read mirrored left to right (a-file <-> h-file) first. With king
+ * buckets a perspective's features are moved into the block of 768 of its
+ * own king's bucket: bucket * 768 + the feature.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "king_buckets.h"
 
 enum { RECORD_SIZE = 32, MAX_FEATURES = 32, INPUTS = 768 };
 
@@ -37,5 +41,6 @@ typedef struct {
 bool records_load(RecordSet *set, char **paths, int path_count, size_t limit, char *error, size_t error_size);
 void records_free(RecordSet *set);
 
-/* The position of record `index`, mirrored left to right when asked. */
-void records_decode(const RecordSet *set, size_t index, bool mirror, Position *out);
+/* The position of record `index`, mirrored left to right when asked, each
+ * perspective's features in its king bucket's block. */
+void records_decode(const RecordSet *set, size_t index, bool mirror, const KingBuckets *kings, Position *out);

@@ -44,14 +44,16 @@ static bool hold_out(Trainer *t, uint64_t *state)
     return true;
 }
 
-bool trainer_init(Trainer *t, const RecordSet *records, int hidden, int buckets, bool screlu, const Weights *start,
-                  LossShape loss, uint64_t seed, int threads, bool mirror)
+bool trainer_init(Trainer *t, const RecordSet *records, const NetShape *shape, const Weights *start, LossShape loss,
+                  uint64_t seed, int threads, bool mirror)
 {
     *t = (Trainer){ .records = records, .loss = loss, .seed = seed, .shuffle_state = seed, .threads = threads,
-                    .mirror = mirror };
-    bool ok = weights_alloc(&t->weights, hidden, buckets, screlu) && adam_alloc(&t->adam, &t->weights);
+                    .mirror = mirror, .kings = shape->kings };
+    int kings = shape->kings.count;
+    bool ok = weights_alloc(&t->weights, shape->hidden, shape->buckets, kings, shape->screlu)
+              && adam_alloc(&t->adam, &t->weights);
     for (int s = 0; ok && s < SHARDS; s++)
-        ok = weights_alloc(&t->shards[s], hidden, buckets, screlu);
+        ok = weights_alloc(&t->shards[s], shape->hidden, shape->buckets, kings, shape->screlu);
     ok = ok && hold_out(t, &t->shuffle_state);
     if (!ok) {
         trainer_free(t);
@@ -111,7 +113,7 @@ static void pass_task(void *context, int index, int threads)
             if (i + PREFETCH_AHEAD < end) /* the records are read in random order: fetch ahead */
                 __builtin_prefetch(t->records->bytes + (size_t)p->indices[i + PREFETCH_AHEAD] * RECORD_SIZE);
             bool mirror = p->mirror && rng_coin(t->seed, (uint64_t)p->epoch, p->first_draw + i);
-            records_decode(t->records, p->indices[i], mirror, &position);
+            records_decode(t->records, p->indices[i], mirror, &t->kings, &position);
             if (p->backward)
                 sum += model_backward(p->weights, &position, t->loss, (float)p->count, &p->trainer->shards[s]);
             else if (p->other) {

@@ -30,12 +30,20 @@ typedef struct {
     uint64_t seed, shuffle_state;
     int threads;
     bool mirror;
+    KingBuckets kings; /* the input blocks each perspective reads */
 } Trainer;
+
+/* The shape of the net to train. */
+typedef struct {
+    int hidden, buckets;
+    KingBuckets kings;
+    bool screlu;
+} NetShape;
 
 /* Splits the records, and starts from `start` (NULL: random weights; else
  * of the same shape). */
-bool trainer_init(Trainer *t, const RecordSet *records, int hidden, int buckets, bool screlu, const Weights *start,
-                  LossShape loss, uint64_t seed, int threads, bool mirror);
+bool trainer_init(Trainer *t, const RecordSet *records, const NetShape *shape, const Weights *start, LossShape loss,
+                  uint64_t seed, int threads, bool mirror);
 void trainer_free(Trainer *t);
 
 /* One epoch at learning rate lr, with t->loss as it is: returns the mean
