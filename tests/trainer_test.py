@@ -10,7 +10,8 @@ that `bachess datagen` makes:
   2. with no epoch and no bias correction it writes the file model.py's
      quantise() and write_net() make of the same weights, byte for byte,
      with one output bucket (version 1), with 8 (version 2), and with king
-     buckets (version 4, the layout's map in it); with bias
+     buckets (version 4, the layout's map in it; each preset's map is
+     king_buckets.py's); with bias
      correction and 8 buckets, each bucket's output bias is
      model.correct_output_bias()'s over the records the trainer holds out;
   3. it learns (the training loss falls to less than half), and its log
@@ -154,6 +155,19 @@ def check_quantisation(trainer, data_path, net, work, buckets=1, kings=None):
           f"king buckets {kings or 'none'}, version "
           f"{c_bytes[8] if c_bytes else '?'}) is model.py's quantise() and write_net(), byte for byte",
           detail=r.stderr)
+
+
+def check_presets(trainer, data_path, work):
+    """Each preset of --king-buckets writes king_buckets.py's map of that name."""
+    wrong = []
+    for name, layout in king_buckets.PRESETS.items():
+        path = os.path.join(work, f"{name}.nnue")
+        r = run(trainer, [data_path, "--out", path, "--hidden", str(HIDDEN), "--epochs", "0", "--king-buckets", name])
+        written = model.read_net(path)["king_map"] if r.returncode == 0 else r.stderr.strip()
+        if written != layout:
+            wrong.append((name, written))
+    check(not wrong, f"--king-buckets {', '.join(king_buckets.PRESETS)}: each file holds king_buckets.py's map"
+          + (f"; wrong {wrong[0]}" if wrong else ""))
 
 
 def check_engine(engine, trainer, data_path, net_path):
@@ -367,6 +381,7 @@ def test_trainer():
     check_bias_correction(trainer, data_path, net8, work)
     net_kings = check_gradient(trainer, data_path, work, crelu=False, buckets=8, kings="home4")
     check_quantisation(trainer, data_path, net_kings, work, buckets=8, kings="home4")
+    check_presets(trainer, data_path, work)
     check_lambda_schedule(trainer, data_path, work)
 
     net_path = os.path.join(work, "net.nnue")

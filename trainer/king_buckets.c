@@ -14,25 +14,18 @@ typedef struct {
     uint8_t rank_buckets[8][8]; /* rank 1 first, files a to h */
 } Preset;
 
+/* A rank wholly in one bucket. */
+#define RANK_IN(b) { b, b, b, b, b, b, b, b }
+
 static const Preset PRESETS[] = {
-    { "home4",
-      { { 0, 0, 0, 1, 1, 0, 0, 0 },
-        { 2, 2, 2, 2, 2, 2, 2, 2 },
-        { 3, 3, 3, 3, 3, 3, 3, 3 },
-        { 3, 3, 3, 3, 3, 3, 3, 3 },
-        { 3, 3, 3, 3, 3, 3, 3, 3 },
-        { 3, 3, 3, 3, 3, 3, 3, 3 },
-        { 3, 3, 3, 3, 3, 3, 3, 3 },
-        { 3, 3, 3, 3, 3, 3, 3, 3 } } },
-    { "home8",
-      { { 0, 0, 1, 2, 2, 1, 0, 0 },
-        { 3, 3, 3, 4, 4, 3, 3, 3 },
-        { 5, 5, 5, 5, 5, 5, 5, 5 },
-        { 6, 6, 6, 6, 6, 6, 6, 6 },
-        { 6, 6, 6, 6, 6, 6, 6, 6 },
-        { 7, 7, 7, 7, 7, 7, 7, 7 },
-        { 7, 7, 7, 7, 7, 7, 7, 7 },
-        { 7, 7, 7, 7, 7, 7, 7, 7 } } },
+    /* 0: castled or on the wings of the back rank; 1: d1/e1, at home;
+     * 2: rank 2; 3: everywhere else */
+    { "home4", { { 0, 0, 0, 1, 1, 0, 0, 0 }, RANK_IN(2), RANK_IN(3), RANK_IN(3), RANK_IN(3), RANK_IN(3), RANK_IN(3),
+                 RANK_IN(3) } },
+    /* the back rank in three (corner pair, c/f, d/e), rank 2 in two (wings,
+     * centre), rank 3, ranks 4-5, ranks 6-8 */
+    { "home8", { { 0, 0, 1, 2, 2, 1, 0, 0 }, { 3, 3, 3, 4, 4, 3, 3, 3 }, RANK_IN(5), RANK_IN(6), RANK_IN(6),
+                 RANK_IN(7), RANK_IN(7), RANK_IN(7) } },
 };
 
 KingBuckets king_buckets_none(void) { return (KingBuckets){ .count = 1 }; }
