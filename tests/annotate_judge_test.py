@@ -52,6 +52,7 @@ JUDGED_SETS = {
     "fourth-set": (30, {1: 277, 2: 86, 3: 105}),
     "fifth-set": (30, {1: 275, 2: 117, 3: 94}),
     "sixth-set": (30, {1: 245, 2: 92, 3: 75}),
+    "seventh-set": (30, {1: 228, 2: 86, 3: 79}),
 }
 NO_STOCKFISH = "/nonexistent/stockfish"  # any search would fail loudly
 
