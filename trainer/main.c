@@ -6,7 +6,7 @@
  *       [--batch 16384] [--lr 0.001] [--final-lr 0] [--lambda 0.5] [--k 400]
  *       [--positions N] [--seed 1] [--crelu] [--mirror] [--threads 1..8]
  *       [--init NET.nnue] [--no-bias-correction] [--output-buckets 1..16]
- *       [--final-lambda L] [--king-buckets home4|home8|MAP]
+ *       [--final-lambda L] [--king-buckets home4|home8|MAP [--factoriser]]
  *   bachess-train RECORDS... --gradient-check OUT [--batch B] [--check-epoch E] [...]
  *   bachess-train RECORDS... --evaluate NET.nnue [--positions N]
  *
@@ -135,7 +135,7 @@ static bool load_start(const Options *o, Weights *start, char *error, size_t esi
                  q.kings.count);
         fits = false;
     }
-    bool ok = fits && netfile_dequantise(&q, o->output_buckets, o->kings.count, start);
+    bool ok = fits && netfile_dequantise(&q, o->output_buckets, &o->kings, start);
     netfile_free(&q);
     return ok;
 }
@@ -149,7 +149,8 @@ static int write_net(const Options *o, const Trainer *t)
     char error[ERROR_SIZE];
     QuantisedNet q;
     Weights rounded;
-    if (!netfile_quantise(&t->weights, &t->kings, &q) || !netfile_dequantise(&q, q.buckets, q.kings.count, &rounded))
+    /* rounded: the file's weights in the trainer's layout, for its positions */
+    if (!netfile_quantise(&t->weights, &t->kings, &q) || !netfile_dequantise(&q, q.buckets, &t->kings, &rounded))
         return failure("out of memory");
     if (!o->no_bias_correction) {
         double bucket_shift[MAX_OUTPUT_BUCKETS];
@@ -189,11 +190,12 @@ static int train(const Options *o, Trainer *t, const char *records_named)
     if (o->output_buckets > 1)
         snprintf(buckets, sizeof buckets, ", %d output buckets by piece count", o->output_buckets);
     if (o->kings.count > 1)
-        snprintf(buckets + strlen(buckets), sizeof buckets - strlen(buckets), ", %d king buckets", o->kings.count);
+        snprintf(buckets + strlen(buckets), sizeof buckets - strlen(buckets), ", %d king buckets%s", o->kings.count,
+                 o->factoriser ? " with a factoriser" : "");
     if (lambda_varies(o))
         snprintf(lambdas, sizeof lambdas, " moving to %g", o->final_lambda);
     say("net: %d -> %d x 2 -> 1, %s%s; K %g, lambda %g%s, lr %g%s, batch %d, seed %llu, bachess-train (C), "
-        "%d thread(s), %d slices a batch%s", o->kings.count * INPUTS, o->hidden, o->crelu ? "CReLU" : "SCReLU", buckets, o->k, o->lambda,
+        "%d thread(s), %d slices a batch%s", king_blocks(&o->kings) * INPUTS, o->hidden, o->crelu ? "CReLU" : "SCReLU", buckets, o->k, o->lambda,
         lambdas, o->lr, schedule, o->batch, (unsigned long long)o->seed, o->threads, SHARDS,
         o->mirror ? ", mirrored left to right at random" : "");
     say("epoch 0: held-out loss %.6f", trainer_loss(t, &t->weights, t->held_out, t->held_out_count));
@@ -218,7 +220,8 @@ static int train(const Options *o, Trainer *t, const char *records_named)
 }
 
 /* --gradient-check: the width, the record count, the output buckets and
- * the king buckets (int32), then the weights, the outputs and the mean loss of the first
+ * the blocks of input weights (int32: the king buckets, and the shared one
+ * of a factoriser), then the weights, the outputs and the mean loss of the first
  * --batch records, and that batch's gradient, as float32 in one file; the
  * loss is that of the lambda of epoch --check-epoch. */
 static int gradient_check(const Options *o, Trainer *t)
@@ -237,7 +240,7 @@ static int gradient_check(const Options *o, Trainer *t)
     t->loss.lambda = (float)lambda_of(o, o->check_epoch);
     float loss = (float)trainer_batch_gradient(t, indices, count);
     FILE *out = fopen(o->gradient_check, "wb");
-    int32_t head[4] = { o->hidden, (int32_t)count, o->output_buckets, o->kings.count };
+    int32_t head[4] = { o->hidden, (int32_t)count, o->output_buckets, king_blocks(&o->kings) };
     bool ok = out && fwrite(head, sizeof head, 1, out) == 1
               && fwrite(t->weights.storage, sizeof(float), t->weights.size, out) == t->weights.size
               && fwrite(outputs, sizeof(float), count, out) == count && fwrite(&loss, sizeof loss, 1, out) == 1
@@ -258,7 +261,7 @@ static int evaluate(const Options *o, const RecordSet *records)
     if (!netfile_read(&q, o->evaluate, error, sizeof error))
         return failure(error);
     KingBuckets kings = q.kings;
-    bool ok = netfile_dequantise(&q, q.buckets, kings.count, &w);
+    bool ok = netfile_dequantise(&q, q.buckets, &kings, &w);
     netfile_free(&q);
     if (!ok)
         return failure("out of memory");
@@ -275,7 +278,7 @@ static const char *USAGE =
     "usage: bachess-train RECORDS... --out NET.nnue [--hidden 32] [--epochs 10] [--batch 16384]\n"
     "       [--lr 0.001] [--final-lr LR] [--lambda 0.5] [--k 400] [--positions N] [--seed 1]\n"
     "       [--crelu] [--mirror] [--threads 1..8] [--init NET.nnue] [--no-bias-correction]\n"
-    "       [--output-buckets 1..16] [--final-lambda L] [--king-buckets home4|home8|MAP]\n"
+    "       [--output-buckets 1..16] [--final-lambda L] [--king-buckets home4|home8|MAP [--factoriser]]\n"
     "       bachess-train RECORDS... --gradient-check OUT [--check-epoch E] | --evaluate NET.nnue\n"
     "RECORDS are files of 32-byte training records (docs/datagen.md; the store's through\n"
     "scripts/selfplay/store.py records). See docs/nnue.md.\n";

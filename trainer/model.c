@@ -13,15 +13,15 @@ enum {
     MAX_WIDTH = 8, /* vectors of sums in registers at once */
 };
 
-bool weights_alloc(Weights *w, int hidden, int buckets, int king_buckets, bool screlu)
+bool weights_alloc(Weights *w, int hidden, int buckets, int input_blocks, bool screlu)
 {
-    size_t n = (size_t)hidden, b = (size_t)buckets, rows = (size_t)king_buckets * INPUTS;
+    size_t n = (size_t)hidden, b = (size_t)buckets, rows = (size_t)input_blocks * INPUTS;
     size_t size = rows * n + n + 2 * n * b + b;
     float *block = aligned_alloc(64, (size * sizeof(float) + 63) / 64 * 64);
     if (!block)
         return false;
     memset(block, 0, size * sizeof(float));
-    *w = (Weights){ .hidden = hidden, .buckets = buckets, .king_buckets = king_buckets, .screlu = screlu,
+    *w = (Weights){ .hidden = hidden, .buckets = buckets, .input_blocks = input_blocks, .screlu = screlu,
                     .input_weights = block, .input_bias = block + rows * n, .output_weights = block + rows * n + n,
                     .output_bias = block + rows * n + n + 2 * n * b, .storage = block, .size = size };
     return true;
@@ -122,8 +122,8 @@ static float target_of(const Position *p, LossShape loss)
 float model_output(const Weights *w, const Position *p)
 {
     float acc[2 * MAX_HIDDEN] __attribute__((aligned(64)));
-    accumulate(w, p->features[0], p->count, acc);
-    accumulate(w, p->features[1], p->count, acc + w->hidden);
+    accumulate(w, p->features[0], p->feature_count, acc);
+    accumulate(w, p->features[1], p->feature_count, acc + w->hidden);
     return output_of(w, acc, output_bucket(p->count, w->buckets));
 }
 
@@ -176,8 +176,8 @@ float model_backward(const Weights *w, const Position *p, LossShape loss, float 
     int n = w->hidden;
     float acc[2 * MAX_HIDDEN] __attribute__((aligned(64)));
     float dz[2 * MAX_HIDDEN] __attribute__((aligned(64)));
-    accumulate(w, p->features[0], p->count, acc);
-    accumulate(w, p->features[1], p->count, acc + n);
+    accumulate(w, p->features[0], p->feature_count, acc);
+    accumulate(w, p->features[1], p->feature_count, acc + n);
     int bucket = output_bucket(p->count, w->buckets);
     float predicted = sigmoid(output_of(w, acc, bucket) * SCALE / loss.k);
     float e = predicted - target_of(p, loss);
@@ -188,7 +188,7 @@ float model_backward(const Weights *w, const Position *p, LossShape loss, float 
     side_backward(w, acc + n, 1, bucket, g, grad, dz + n);
     for (int h = 0; h < n; h++)
         grad->input_bias[h] += dz[h] + dz[n + h];
-    rows_backward(p->features[0], p->count, dz, n, grad->input_weights);
-    rows_backward(p->features[1], p->count, dz + n, n, grad->input_weights);
+    rows_backward(p->features[0], p->feature_count, dz, n, grad->input_weights);
+    rows_backward(p->features[1], p->feature_count, dz + n, n, grad->input_weights);
     return e * e;
 }

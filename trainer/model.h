@@ -29,7 +29,7 @@ enum { SCALE = 400, MAX_HIDDEN = 512, HIDDEN_STEP = 16, MAX_OUTPUT_BUCKETS = 16 
 /* The weights of the network, or (the same shape) their gradient. */
 typedef struct {
     int hidden, buckets;   /* buckets: output buckets, 1 to MAX_OUTPUT_BUCKETS */
-    int king_buckets;      /* K blocks of INPUTS input weights (records_decode() says which) */
+    int input_blocks;      /* blocks of INPUTS input weights: the king buckets' (and a factoriser's) */
     bool screlu;
     float *input_weights; /* [K * INPUTS][hidden], feature by feature */
     float *input_bias;    /* [hidden] */
@@ -44,10 +44,10 @@ typedef struct {
     float lambda, k;
 } LossShape;
 
-bool weights_alloc(Weights *w, int hidden, int buckets, int king_buckets, bool screlu);
+bool weights_alloc(Weights *w, int hidden, int buckets, int input_blocks, bool screlu);
 void weights_free(Weights *w);
-/* The rows of input weights: INPUTS for each king bucket. */
-static inline size_t weights_input_rows(const Weights *w) { return (size_t)w->king_buckets * INPUTS; }
+/* The rows of input weights: INPUTS for each block. */
+static inline size_t weights_input_rows(const Weights *w) { return (size_t)w->input_blocks * INPUTS; }
 
 /* train.py's start: input weights normal(0, 0.1), output weights
  * uniform(-0.1, 0.1) (bucket after bucket: one bucket draws what it always

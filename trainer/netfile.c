@@ -48,13 +48,24 @@ static int16_t quantise_value(float weight, float scale, int limit)
     return (int16_t)fminf(fmaxf(x, (float)-limit), (float)limit);
 }
 
+/* Input weight i of the file (bucket by bucket): the trainer's, with the
+ * shared block's added under a factoriser. */
+static float folded_input_weight(const Weights *w, const KingBuckets *kings, size_t i)
+{
+    size_t block = INPUTS * (size_t)w->hidden;
+    float own = w->input_weights[i];
+    return kings->factoriser ? own + w->input_weights[(size_t)kings->count * block + i % block] : own;
+}
+
 bool netfile_quantise(const Weights *w, const KingBuckets *kings, QuantisedNet *q)
 {
-    if (kings->count != w->king_buckets || !quantised_alloc(q, w->hidden, w->buckets, kings, w->screlu))
+    KingBuckets in_file = *kings;
+    in_file.factoriser = false;
+    if (king_blocks(kings) != w->input_blocks || !quantised_alloc(q, w->hidden, w->buckets, &in_file, w->screlu))
         return false;
     size_t n = (size_t)w->hidden, b = (size_t)w->buckets;
-    for (size_t i = 0; i < input_rows(w->king_buckets) * n; i++)
-        q->input_weights[i] = quantise_value(w->input_weights[i], QA, INT16_MAX);
+    for (size_t i = 0; i < input_rows(kings->count) * n; i++)
+        q->input_weights[i] = quantise_value(folded_input_weight(w, kings, i), QA, INT16_MAX);
     for (size_t i = 0; i < n; i++)
         q->input_bias[i] = quantise_value(w->input_bias[i], QA, INT16_MAX);
     for (size_t i = 0; i < 2 * n * b; i++)
@@ -64,14 +75,15 @@ bool netfile_quantise(const Weights *w, const KingBuckets *kings, QuantisedNet *
     return true;
 }
 
-bool netfile_dequantise(const QuantisedNet *q, int buckets, int king_buckets, Weights *w)
+bool netfile_dequantise(const QuantisedNet *q, int buckets, const KingBuckets *kings, Weights *w)
 {
-    if ((q->buckets != 1 && q->buckets != buckets) || (q->kings.count != 1 && q->kings.count != king_buckets)
-        || !weights_alloc(w, q->hidden, buckets, king_buckets, q->screlu))
+    if ((q->buckets != 1 && q->buckets != buckets) || (q->kings.count != 1 && q->kings.count != kings->count)
+        || !weights_alloc(w, q->hidden, buckets, king_blocks(kings), q->screlu))
         return false;
     size_t n = (size_t)q->hidden, block = input_rows(q->kings.count) * n;
-    for (size_t i = 0; i < input_rows(king_buckets) * n; i++) /* one block fills every king bucket's */
+    for (size_t i = 0; i < input_rows(kings->count) * n; i++) /* one block fills every king bucket's */
         w->input_weights[i] = (float)q->input_weights[i % block] / QA;
+    /* a factoriser's shared block stays zero: the buckets hold the file's sums */
     for (size_t i = 0; i < n; i++)
         w->input_bias[i] = (float)q->input_bias[i] / QA;
     for (int b = 0; b < buckets; b++) {

@@ -26,15 +26,17 @@ typedef struct {
     int32_t output_bias[MAX_OUTPUT_BUCKETS];
 } QuantisedNet;
 
-/* w's weights, its input blocks read by the layout `kings`. */
+/* w's weights, its input blocks read by the layout `kings` (with a
+ * factoriser, each bucket's rows with the shared block's added). */
 bool netfile_quantise(const Weights *w, const KingBuckets *kings, QuantisedNet *q);
 void netfile_free(QuantisedNet *q);
-/* The float network of `buckets` output buckets and `king_buckets` blocks of
- * input weights whose weights quantise to q exactly (a warm start, or the
- * float network of the file's own weights); w is allocated. q has as many
- * buckets of each kind, or one, which then fills every bucket
- * (model.load_quantised(): the new net starts evaluating as the old one). */
-bool netfile_dequantise(const QuantisedNet *q, int buckets, int king_buckets, Weights *w);
+/* The float network of `buckets` output buckets and the king bucket layout
+ * `kings` whose weights quantise to q exactly (a warm start, or the float
+ * network of the file's own weights); w is allocated. q has as many buckets
+ * of each kind, or one, which then fills every bucket
+ * (model.load_quantised(): the new net starts evaluating as the old one);
+ * a factoriser's shared block starts at zero. */
+bool netfile_dequantise(const QuantisedNet *q, int buckets, const KingBuckets *kings, Weights *w);
 
 bool netfile_write(const QuantisedNet *q, const char *path, char *error, size_t error_size);
 /* Reads a network file of 1 to MAX_OUTPUT_BUCKETS output buckets and 1 to

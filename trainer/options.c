@@ -100,7 +100,8 @@ static bool parse_value(Options *o, const char *name, const char *value, char *e
 static bool is_flag(Options *o, const char *arg)
 {
     bool *flag = !strcmp(arg, "--crelu") ? &o->crelu : !strcmp(arg, "--mirror") ? &o->mirror
-                 : !strcmp(arg, "--no-bias-correction") ? &o->no_bias_correction : NULL;
+                 : !strcmp(arg, "--no-bias-correction") ? &o->no_bias_correction
+                 : !strcmp(arg, "--factoriser") ? &o->factoriser : NULL;
     if (flag)
         *flag = true;
     return flag != NULL;
@@ -129,6 +130,9 @@ bool options_parse(Options *o, int argc, char **argv, char *error, size_t esize)
     }
     if (!o->record_count)
         return snprintf(error, esize, "no record files given"), false;
+    if (o->factoriser && o->kings.count == 1)
+        return snprintf(error, esize, "--factoriser is for a net with --king-buckets"), false;
+    o->kings.factoriser = o->factoriser;
     if (!o->out && !o->gradient_check && !o->evaluate)
         return snprintf(error, esize, "--out NET.nnue is required"), false;
     if (check_epoch_given && !o->gradient_check)

@@ -22,7 +22,7 @@ typedef struct {
     size_t positions;   /* at most this many records (0: all) */
     uint64_t seed;
     KingBuckets kings;  /* --king-buckets */
-    bool crelu, mirror, no_bias_correction;
+    bool crelu, mirror, no_bias_correction, factoriser;
 } Options;
 
 enum { NO_FINAL_LAMBDA = -1 };

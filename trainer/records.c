@@ -146,16 +146,21 @@ void records_decode(const RecordSet *set, size_t index, bool mirror, const KingB
             king_square[pieces[n] / 6] = squares[n];
         n++;
     }
+    int shared = kings->count * INPUTS;
     for (int side = 0; side < 2; side++) {
         int perspective = side == 0 ? stm : 1 - stm;
         int block = king_bucket_of(kings, king_square, perspective) * INPUTS;
         for (int i = 0; i < n; i++) {
             int colour = pieces[i] / 6, type = pieces[i] % 6;
             int seen = perspective == 0 ? squares[i] : squares[i] ^ 56;
-            out->features[side][i] = (uint16_t)(block + (colour != perspective) * 384 + type * 64 + seen);
+            int feature = (colour != perspective) * 384 + type * 64 + seen;
+            out->features[side][i] = (uint16_t)(block + feature);
+            if (kings->factoriser)
+                out->features[side][n + i] = (uint16_t)(shared + feature);
         }
     }
     out->count = n;
+    out->feature_count = kings->factoriser ? 2 * n : n;
     int16_t score = (int16_t)(uint16_t)(r[24] | r[25] << 8);
     float result = r[26] / 2.0f;
     out->score_stm = stm == 0 ? (float)score : -(float)score;

@@ -10,7 +10,8 @@
  * and the square is mirrored vertically for Black. With `mirror` the board
  * is read mirrored left to right (a-file <-> h-file) first. With king
  * buckets a perspective's features are moved into the block of 768 of its
- * own king's bucket: bucket * 768 + the feature.
+ * own king's bucket: bucket * 768 + the feature; with a factoriser each
+ * piece also gives K * 768 + the feature, its row in the shared block.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,8 +29,9 @@ typedef struct {
 
 /* One decoded position: the side to move's features first. */
 typedef struct {
-    uint16_t features[2][MAX_FEATURES];
-    int count;          /* active features a perspective (its pieces) */
+    uint16_t features[2][2 * MAX_FEATURES];
+    int count;          /* its pieces */
+    int feature_count;  /* active features a perspective: a piece's one, and with a factoriser its shared one */
     float score_stm;    /* search score, centipawns, the side to move's view */
     float result_stm;   /* 0, 0.5 or 1, the side to move's view */
 } Position;

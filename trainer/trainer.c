@@ -44,12 +44,21 @@ static bool hold_out(Trainer *t, uint64_t *state)
     return true;
 }
 
+/* Random weights; with a factoriser the buckets' own blocks start at zero,
+ * so that every bucket starts as the shared block, a plain random net. */
+static void start_at_random(Trainer *t, uint64_t seed)
+{
+    weights_randomise(&t->weights, seed ^ 0x5EEDC0FFEEULL);
+    if (t->kings.factoriser)
+        memset(t->weights.input_weights, 0, (size_t)t->kings.count * INPUTS * (size_t)t->weights.hidden * sizeof(float));
+}
+
 bool trainer_init(Trainer *t, const RecordSet *records, const NetShape *shape, const Weights *start, LossShape loss,
                   uint64_t seed, int threads, bool mirror)
 {
     *t = (Trainer){ .records = records, .loss = loss, .seed = seed, .shuffle_state = seed, .threads = threads,
                     .mirror = mirror, .kings = shape->kings };
-    int kings = shape->kings.count;
+    int kings = king_blocks(&shape->kings);
     bool ok = weights_alloc(&t->weights, shape->hidden, shape->buckets, kings, shape->screlu)
               && adam_alloc(&t->adam, &t->weights);
     for (int s = 0; ok && s < SHARDS; s++)
@@ -62,7 +71,7 @@ bool trainer_init(Trainer *t, const RecordSet *records, const NetShape *shape, c
     if (start)
         memcpy(t->weights.storage, start->storage, t->weights.size * sizeof(float));
     else
-        weights_randomise(&t->weights, seed ^ 0x5EEDC0FFEEULL);
+        start_at_random(t, seed);
     return true;
 }
 

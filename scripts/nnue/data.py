@@ -97,13 +97,15 @@ def own_king_squares(pieces, perspective, king_mirroring=False):
     return square
 
 
-def features(pieces, perspective, king_mirroring=False, king_map=None):
+def features(pieces, perspective, king_mirroring=False, king_map=None, factoriser=False):
     """Active feature indices from `perspective` (array of 0/1 per board):
     bucket * 768 + ours * 384 + type * 64 + square (mirrored for Black, and
     left to right when the net mirrors by the king and the perspective's king
     is on the e- to h-files), where bucket is the king bucket `king_map` (64
     entries, king_buckets.py) gives the perspective's own king's square, 0
-    without a map. Returns a flat index array and the offsets of each board's
+    without a map. With `factoriser` (bachess-train's --factoriser) each
+    piece also gives K * 768 + its feature, its row in a block shared by the
+    K buckets. Returns a flat index array and the offsets of each board's
     features (for EmbeddingBag)."""
     board, square = np.nonzero(pieces >= 0)
     p = pieces[board, square].astype(np.int64)
@@ -116,7 +118,11 @@ def features(pieces, perspective, king_mirroring=False, king_map=None):
     index = ours * 384 + kind * 64 + sq
     if king_map is not None:
         bucket = np.asarray(king_map, dtype=np.int64)[own_king_squares(pieces, perspective, king_mirroring)]
+        shared = (max(king_map) + 1) * 768 + index
         index = index + bucket[board] * 768
+        if factoriser:  # each board's features stay together: its own, then its shared ones
+            order = np.argsort(np.concatenate([board, board]), kind="stable")
+            index, board = np.concatenate([index, shared])[order], np.concatenate([board, board])[order]
     counts = np.bincount(board, minlength=len(pieces))
     offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
     return index, offsets

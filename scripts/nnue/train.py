@@ -96,15 +96,15 @@ def record_files(paths, engine, nodes=0):
     return files
 
 
-def batch_tensors(records, mirror=None, buckets=1, king_mirroring=False, king_map=None):
+def batch_tensors(records, mirror=None, buckets=1, king_mirroring=False, king_map=None, factoriser=False):
     """The network's inputs, the targets' score and result (side to move's
     view), and each board's output bucket."""
     pieces, stm, score, result = data.decode(records)
     if mirror is not None:
         pieces = data.mirror_files(pieces, mirror)
     bucket = model.output_bucket((pieces >= 0).sum(axis=1), buckets).astype(np.int64)
-    us_index, us_offsets = data.features(pieces, stm, king_mirroring, king_map)
-    them_index, them_offsets = data.features(pieces, 1 - stm, king_mirroring, king_map)
+    us_index, us_offsets = data.features(pieces, stm, king_mirroring, king_map, factoriser)
+    them_index, them_offsets = data.features(pieces, 1 - stm, king_mirroring, king_map, factoriser)
     sign = np.where(stm == 0, 1.0, -1.0).astype(np.float32)
     score_stm = score * sign
     result_stm = np.where(stm == 0, result, 1.0 - result).astype(np.float32)
