@@ -331,16 +331,17 @@ Test(annotate, same_output_for_any_number_of_workers)
 
 /* ---- the second look ------------------------------------------------------------- */
 
-Test(annotate, second_look_band_lies_around_the_blunder_line)
+Test(annotate, second_look_band_lies_around_the_lines_of_the_marks)
 {
-    /* From an even position, an engine score of -72 is a loss of 0.1498 of
-     * winning chances on the model's scale, -73 of 0.1534; -282 of 0.4995,
+    /* From an even position, an engine score of -23 is a loss of 0.0478 of
+     * winning chances on the model's scale, -24 of 0.0515; -282 of 0.4995,
      * -283 of 0.5009. */
-    cr_assert_not(annotate_needs_second_look(0, -72, WHITE));
-    cr_assert(annotate_needs_second_look(0, -73, WHITE));
+    cr_assert_not(annotate_needs_second_look(0, -23, WHITE));
+    cr_assert(annotate_needs_second_look(0, -24, WHITE));
     cr_assert(annotate_needs_second_look(0, -282, WHITE));
     cr_assert_not(annotate_needs_second_look(0, -283, WHITE));
-    cr_assert(annotate_needs_second_look(0, 73, BLACK));
+    cr_assert(annotate_needs_second_look(0, 24, BLACK));
+    cr_assert_not(annotate_needs_second_look(0, 23, BLACK));
     cr_assert_not(annotate_needs_second_look(0, -150, BLACK), "a gain for the mover");
     cr_assert_not(annotate_needs_second_look(0, -MATE + 3, WHITE), "a mate is judged by its own rule");
     cr_assert_not(annotate_needs_second_look(MATE - 5, 100, WHITE));

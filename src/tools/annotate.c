@@ -57,7 +57,7 @@ void annotate_usage(FILE *out)
             "                   output is the same for any N\n"
             "  --side S         annotate the moves of white, black or both (default both);\n"
             "                   every move keeps its [%%eval]\n"
-            "  --no-second-look a move near the blunder line is not searched again (by default its\n"
+            "  --no-second-look a move near a mark's line is not searched again (by default its\n"
             "                   two positions are, with %d times the nodes or %d more plies;\n"
             "                   never with --movetime)\n"
             "  --syzygy DIRS    probe the Syzygy tablebases in DIRS (separated by ':'): the\n"

@@ -133,8 +133,8 @@ bool annotate_needs_second_look(int before, int after, Color mover)
     return (lost >= SECOND_LOOK_LOW && lost < SECOND_LOOK_HIGH) || falls_far_when_decided(before, after, mover);
 }
 
-/* Which positions the second look searches again: both of each move near the
- * blunder line by a side being judged that is not the engine's own choice
+/* Which positions the second look searches again: both of each move near a
+ * mark's line by a side being judged that is not the engine's own choice
  * (such a move is never marked), except a position whose score is not its
  * own search's (a forced move, no legal move). False when there is none. */
 static bool choose_second_looks(const PgnGame *g, const PositionVerdict *p, const bool judged[COLOR_NB], bool *again)
