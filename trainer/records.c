@@ -137,26 +137,30 @@ void records_decode(const RecordSet *set, size_t index, bool mirror, const KingB
     uint64_t occupancy = read_u64(r);
     int stm = r[27], n = 0;
     int flip = mirror ? 7 : 0;
-    int squares[MAX_FEATURES], pieces[MAX_FEATURES], king_square[2] = { 0, 0 };
+    int king_square[2] = { 0, 0 };
     while (occupancy) {
-        squares[n] = __builtin_ctzll(occupancy) ^ flip;
+        int square = __builtin_ctzll(occupancy) ^ flip;
         occupancy &= occupancy - 1;
-        pieces[n] = (r[8 + n / 2] >> (4 * (n % 2))) & 15;
-        if (pieces[n] % 6 == KING_TYPE)
-            king_square[pieces[n] / 6] = squares[n];
+        int piece = (r[8 + n / 2] >> (4 * (n % 2))) & 15;
+        int colour = piece / 6, type = piece % 6;
+        if (type == KING_TYPE)
+            king_square[colour] = square;
+        for (int side = 0; side < 2; side++) {
+            int perspective = side == 0 ? stm : 1 - stm;
+            int seen = perspective == 0 ? square : square ^ 56;
+            out->features[side][n] = (uint16_t)((colour != perspective) * 384 + type * 64 + seen);
+        }
         n++;
     }
-    int shared = kings->count * INPUTS;
-    for (int side = 0; side < 2; side++) {
-        int perspective = side == 0 ? stm : 1 - stm;
-        int block = king_bucket_of(kings, king_square, perspective) * INPUTS;
+    /* The kings are known once the board is read: each perspective's
+     * features move into its bucket's block, and with a factoriser into
+     * the shared block after the last bucket's too. */
+    for (int side = 0; kings->count > 1 && side < 2; side++) {
+        int block = king_bucket_of(kings, king_square, side == 0 ? stm : 1 - stm) * INPUTS;
         for (int i = 0; i < n; i++) {
-            int colour = pieces[i] / 6, type = pieces[i] % 6;
-            int seen = perspective == 0 ? squares[i] : squares[i] ^ 56;
-            int feature = (colour != perspective) * 384 + type * 64 + seen;
-            out->features[side][i] = (uint16_t)(block + feature);
             if (kings->factoriser)
-                out->features[side][n + i] = (uint16_t)(shared + feature);
+                out->features[side][n + i] = (uint16_t)(out->features[side][i] + kings->count * INPUTS);
+            out->features[side][i] = (uint16_t)(out->features[side][i] + block);
         }
     }
     out->count = n;
